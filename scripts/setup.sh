@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Makes the machine ready to run the companion (or its tests): Debian packages,
+# a virtual environment in .venv and the Python packages from pyproject.toml.
+# Idempotent and quiet when there is nothing to do.
+# Usage: scripts/setup.sh [runtime|dev]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+profile="${1:-runtime}"
+cd "$root"
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Debian packages, one per line in scripts/debian-packages.txt (comments allowed).
+missing=()
+while read -r pkg _; do
+  [ -z "$pkg" ] || [ "${pkg#\#}" != "$pkg" ] && continue
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done < scripts/debian-packages.txt
+if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
+  echo "setup: installing Debian packages: ${missing[*]}" >&2
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+fi
+
+python=""
+for candidate in python3.13 python3.12 python3.11 python3; do
+  if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    python="$candidate"; break
+  fi
+done
+[ -n "$python" ] || { echo "setup: Python 3.11 or newer is needed" >&2; exit 1; }
+
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv with $python" >&2
+  "$python" -m venv .venv
+fi
+
+extra=""; [ "$profile" = dev ] && extra="[dev]"
+stamp=".venv/.installed-$profile"
+want="$(cat pyproject.toml scripts/debian-packages.txt | sha256sum | cut -c1-16)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "setup: installing Python packages ($profile)" >&2
+  .venv/bin/python -m pip install -q --upgrade pip >&2
+  .venv/bin/python -m pip install -q -e ".$extra" >&2
+  echo "$want" > "$stamp"
+fi
