@@ -1,0 +1,135 @@
+"""The command line: ``companion [replay|resume|rulesets] ...``.
+
+Until the host console exists, ``companion`` alone replays the demo game and
+prints its protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import journal, report
+from .core.state import Game
+from .replay import Table
+from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
+from .script import ScriptError, ScriptLine, parse_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "examples" / "demo.jsonl"
+
+
+class CliError(Exception):
+    """A one-line message for the user; exit status 2."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command is None:
+            game = _replay(DEMO, None)
+            _print(game, as_json=False)
+        elif args.command == "replay":
+            game = _replay(Path(args.script), Path(args.journal) if args.journal else None)
+            _print(game, args.json)
+        elif args.command == "resume":
+            game = _resume(Path(args.journal), Path(args.script) if args.script else None)
+            _print(game, args.json)
+        elif args.command == "rulesets":
+            for name in available_rulesets():
+                print(name)
+    except (CliError, ScriptError, RulesetError, OSError) as error:
+        print(f"companion: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    sub = parser.add_subparsers(dest="command")
+    replay = sub.add_parser("replay", help="run a table script on a fake clock")
+    replay.add_argument("script")
+    replay.add_argument("--json", action="store_true", help="print the final state as JSON")
+    replay.add_argument("--journal", help="journal every accepted input to this file")
+    resume = sub.add_parser("resume", help="rebuild a game from its journal and go on")
+    resume.add_argument("journal")
+    resume.add_argument("--script", help="continue with this script after the journaled lines")
+    resume.add_argument("--json", action="store_true", help="print the final state as JSON")
+    sub.add_parser("rulesets", help="list the rulesets")
+    return parser
+
+
+def _lines(path: Path) -> list[ScriptLine]:
+    text = path.read_text(encoding="utf-8")
+    return parse_lines(text.splitlines(), str(path), load_ruleset)
+
+
+def _replay(script: Path, journal_path: Path | None) -> Game:
+    lines = _lines(script)
+    if journal_path is not None and journal_path.exists() and journal_path.stat().st_size:
+        raise CliError(f"{journal_path}: journal exists; use 'companion resume {journal_path}'")
+    is_journal = bool(lines) and lines[0].fields.get("journal") is True
+    sink = journal.Journal(journal_path) if journal_path is not None else None
+    table = Table(journal=sink, auto_timers=not is_journal, source=str(script))
+    _stamp_setup(lines)
+    table.run(lines)
+    return _finished(table, script)
+
+
+def _resume(journal_path: Path, script: Path | None) -> Game:
+    text = journal.read(journal_path)
+    if text.torn is not None:
+        print(
+            f"companion: {journal_path}:{len(text.lines) + 1}: torn last line skipped "
+            f"({len(text.torn)} characters): {text.torn[:60]!r}",
+            file=sys.stderr,
+        )
+    lines = parse_lines(text.lines, str(journal_path), load_ruleset)
+    _check_digest(journal_path, lines)
+    table = Table(auto_timers=False, source=str(journal_path))
+    table.run(lines)
+    # Journal from here on; cut a torn tail first so the next line starts clean.
+    table.journal = journal.Journal(journal_path, truncate_to=text.good_bytes)
+    if script is not None:
+        rest = [line for line in _lines(script) if line.number > table.last_line]
+        table.auto_timers = True
+        table.source = str(script)
+        table.run(rest)
+    return _finished(table, journal_path)
+
+
+def _stamp_setup(lines: list[ScriptLine]) -> None:
+    """Journals remember which ruleset file they were played with."""
+    for line in lines[:1]:
+        name = line.fields.get("ruleset")
+        if isinstance(name, str) and "ruleset_sha256" not in line.fields:
+            line.fields["ruleset_sha256"] = ruleset_digest(name)
+
+
+def _check_digest(path: Path, lines: list[ScriptLine]) -> None:
+    for line in lines[:1]:
+        want, name = line.fields.get("ruleset_sha256"), line.fields.get("ruleset")
+        if isinstance(want, str) and isinstance(name, str) and ruleset_digest(name) != want:
+            print(
+                f"companion: {path}:{line.number}: ruleset {name!r} has changed since this game began",
+                file=sys.stderr,
+            )
+
+
+def _finished(table: Table, source: Path) -> Game:
+    if table.game is None:
+        raise CliError(f"{source}: no setup line: nothing to play")
+    return table.game
+
+
+def _print(game: Game, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report.summary(game), ensure_ascii=False, indent=2))
+    else:
+        print("\n".join(report.protocol(game)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""The day: last words, speeches in seat order, nominations, the best move.
+
+A day is a queue of speaking turns (``Game.turns``) followed by what
+``Game.after`` says: the vote, a revote, or the night.
+"""
+
+from __future__ import annotations
+
+from . import night, outcome, views, voting
+from .common import Step, living_seat, require, seat_in_range
+from .events import BestMoveMade, Nominated
+from .state import After, Out, Turn
+
+_TURN_CUES = {
+    "speech": "speech_start",
+    "last_word": "last_word_start",
+    "tie_speech": "tie_speech_start",
+}
+
+
+def start(t: Step, victims: tuple[int, ...]) -> None:
+    """Morning: the city wakes, the night's victims speak, then everyone else."""
+    game = t.game
+    day = game.day + 1
+    t.set(day=day, nominees=(), ballot=None, choices=())
+    t.record("day", number=day)
+    t.say("city_wakes", day=day)
+    # Club: an unintentional peek at night removes the seat «как только Ведущий объявит в городе Утро».
+    for seat in game.seats:
+        if seat.out is None and seat.removal_at_morning:
+            t.update_seat(seat.number, out=Out("removed", day, 0), removal_at_morning=False)
+            t.record("out", seat=seat.number, how="removed", clause="at_morning")
+            t.say("removed", seat=seat.number)
+    if outcome.check(t):
+        return
+    opener = _opener(t)
+    t.set(opener=opener)
+    count = len(game.seats)
+    order = [(opener - 1 + i) % count + 1 for i in range(count)]
+    turns = [Turn(v, "last_word", _last_word_s(t, v)) for v in victims]
+    turns += [Turn(n, "speech") for n in order if t.seat(n).out is None]
+    queue(t, tuple(turns), "vote")
+
+
+def _last_word_s(t: Step, number: int) -> float:
+    out = t.seat(number).out
+    return out.last_word_s if out is not None else 0
+
+
+def _opener(t: Step) -> int:
+    """Day 1 opens at the first speaker; each later day at the next living seat."""
+    game = t.game
+    count = len(game.seats)
+    # 0-based index of the first candidate: the first speaker, or the seat after the last opener
+    start_at = game.first_speaker - 1 if game.opener == 0 else game.opener
+    for i in range(count):
+        number = (start_at + i) % count + 1
+        if game.seats[number - 1].out is None:
+            return number
+    return 1
+
+
+def queue(t: Step, turns: tuple[Turn, ...], after: After) -> None:
+    t.set(phase="speeches", turns=turns, turn_at=0, after=after, ballot=None)
+    _begin_turn(t)
+
+
+def _begin_turn(t: Step) -> None:
+    """Start the turn at ``turn_at``, skipping seats that cannot speak."""
+    while True:
+        game = t.game
+        if game.turn_at >= len(game.turns):
+            _queue_done(t)
+            return
+        turn = game.turns[game.turn_at]
+        seat = game.seat(turn.seat)
+        if turn.kind == "last_word":
+            seconds = turn.seconds
+        elif seat.out is not None:
+            t.set(turn_at=game.turn_at + 1)
+            continue
+        elif turn.kind == "speech":
+            seconds = views.regular_speech_s(game, seat)
+        else:
+            seconds = views.tie_speech_s(game, seat)
+        if seconds <= 0:
+            t.record("speech_lost", seat=turn.seat, kind=turn.kind)
+            t.say("speech_lost", seat=turn.seat)
+            t.set(turn_at=game.turn_at + 1)
+            continue
+        turns = list(game.turns)
+        turns[game.turn_at] = Turn(turn.seat, turn.kind, seconds)
+        t.set(turns=tuple(turns), turn_over=False, turn_warned=False)
+        if turn.kind == "speech":
+            t.update_seat(turn.seat, spoke_day=game.day)
+        t.say(_TURN_CUES[turn.kind], seat=turn.seat, seconds=int(seconds))
+        t.start_timer("turn", seconds)
+        warning = game.rules.timings.warning_s
+        if seconds > warning > 0:
+            t.start_timer("warning", seconds - warning)
+        return
+
+
+def end_turn(t: Step) -> None:
+    """The current speaker is done (passed, host moved on, or removed)."""
+    t.cancel_timers("turn", "warning")
+    t.set(turn_at=t.game.turn_at + 1, turn_over=False, turn_warned=False)
+    _begin_turn(t)
+
+
+def time_up(t: Step) -> None:
+    t.set(turn_over=True)
+    t.say("time_up", urgent=True, seat=t.game.turn.seat if t.game.turn else 0)
+    t.record("overrun", seat=t.game.turn.seat if t.game.turn else 0)
+
+
+def warn(t: Step) -> None:
+    t.set(turn_warned=True)
+    t.say("time_warning", seconds=int(t.game.rules.timings.warning_s))
+
+
+def _queue_done(t: Step) -> None:
+    after = t.game.after
+    if after == "vote":
+        voting.start(t)
+    elif after == "revote":
+        voting.start_revote(t)
+    elif not outcome.check(t):
+        night.start(t)
+
+
+def nominate(t: Step, event: Nominated) -> None:
+    game = t.game
+    turn = game.turn
+    require(
+        turn is not None and turn.kind == "speech" and turn.seat == event.by,
+        f"seat {event.by} may nominate only in their own speech",
+    )
+    require(not game.turn_over, f"seat {event.by}'s time is up: the nomination comes too late")
+    by = seat_in_range(game, event.by, "by")
+    require(by.nominated_day != game.day, f"seat {event.by} has already nominated today")
+    require(views.may_nominate(game, by), f"seat {event.by} may not nominate today")
+    living_seat(game, event.target, "target")
+    require(event.target not in game.nominees, f"seat {event.target} is already nominated")
+    t.update_seat(event.by, nominated_day=game.day)
+    t.set(nominees=(*game.nominees, event.target))
+    t.record("nomination", by=event.by, target=event.target)
+    t.say("nomination_accepted", seat=event.target)
+
+
+def best_move(t: Step, event: BestMoveMade) -> None:
+    game = t.game
+    turn = game.turn
+    require(game.rules.best_move, f"ruleset {game.rules.name!r} has no best move")
+    require(
+        turn is not None and turn.kind == "last_word" and turn.seat == event.seat,
+        f"seat {event.seat} may make a best move only in their last word",
+    )
+    require(event.seat == game.first_victim, "only the first night's victim makes a best move")
+    require(not game.best_move, "the best move has already been made")
+    for suspect in event.suspects:
+        seat_in_range(game, suspect, "suspect")
+        require(suspect != event.seat, "a best move names other seats")
+    black = sum(1 for s in event.suspects if game.rules.team(game.seat(s).team).color == "black")
+    t.set(best_move=event.suspects)
+    t.record("best_move", seat=event.seat, suspects=list(event.suspects), black=black)
+    t.tell("best_move", seat=event.seat, black=black)

@@ -1,0 +1,139 @@
+"""Offences and the ladder: what the host gives and what it costs, and when.
+
+The catalogue, the costs and the ladder are ruleset data; this module only
+applies them. Each branch names the ruleset field it reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import day, night, outcome
+from .common import IllegalInput, Step, living, require, seat_in_range
+from .rules import LadderStep, Offence
+from .state import Out
+
+
+def find_offence(t: Step, key: str) -> Offence:
+    try:
+        return t.game.rules.offence(key)
+    except KeyError:
+        raise IllegalInput(f"no offence {key!r} in ruleset {t.game.rules.name!r}") from None
+
+
+def give(t: Step, number: int, key: str) -> None:
+    game = t.game
+    require(game.phase not in ("setup", "ended"), f"no offences can be given in phase {game.phase}")
+    offence = find_offence(t, key)
+    seat = seat_in_range(game, number)
+    if seat.out is not None:
+        require(
+            offence.while_out,
+            f"seat {number} is out of the game; offence {offence.id!r} applies to players at the table",
+        )
+    # The host's offence settles a matching proposal from the table.
+    t.set(proposals=tuple(p for p in game.proposals if (p.seat, p.offence) != (number, offence.id)))
+    exempt = seat.role in offence.exempt_roles  # club: the Maniac exception
+    t.update_seat(
+        number,
+        offences=(*seat.offences, offence.id),
+        excluded=seat.excluded or offence.excluded,
+        rating_penalty=seat.rating_penalty + (0 if exempt else offence.rating_penalty),
+    )
+    t.record("offence", seat=number, offence=offence.id, clause=offence.clause)
+
+    cost = offence.cost
+    if cost == "warning":
+        t.say("warning", seat=number)
+    elif cost == "count":
+        _add_count(t, number)
+    elif cost == "removal":
+        if offence.team_loss_when_alive == len(living(t.game)):  # tournament 4.8.4
+            outcome.team_loss(t, (seat.team,), "team_loss", offence.team_loss_clause)
+        else:
+            remove(t, number, offence.clause)
+    elif cost == "removal_at_morning":
+        t.update_seat(number, removal_at_morning=True)
+        t.say("leaves_at_morning", seat=number)
+    elif cost == "team_loss":
+        if exempt:
+            if seat.out is None:
+                remove(t, number, offence.clause, cue=offence.exempt_cue)
+            elif offence.exempt_cue:
+                t.say(offence.exempt_cue, seat=number)
+        else:
+            losers = offence.teams_lose or (seat.team,)
+            outcome.team_loss(t, losers, "team_loss", offence.clause)
+
+
+def _add_count(t: Step, number: int) -> None:
+    count = t.seat(number).count + 1
+    t.update_seat(number, count=count)
+    t.say("offence_counted", seat=number, count=count, unit=t.game.rules.ladder.unit)
+    for ladder_step in t.game.rules.ladder.steps:
+        if ladder_step.at == count:
+            _climb(t, number, ladder_step)
+
+
+def _climb(t: Step, number: int, ladder_step: LadderStep) -> None:
+    t.record("ladder", seat=number, at=ladder_step.at, clause=ladder_step.clause)
+    if ladder_step.removal:
+        if ladder_step.team_loss_when_alive == len(living(t.game)):  # tournament 4.8.4
+            outcome.team_loss(t, (t.seat(number).team,), "team_loss", ladder_step.team_loss_clause)
+        else:
+            remove(t, number, ladder_step.clause)
+        return
+    bites_on = _bite_day(t, number, ladder_step)
+    changes: dict[str, int] = {}
+    if "speech" in ladder_step.loses:
+        changes["silenced_day"] = bites_on
+    if "nomination" in ladder_step.loses:
+        changes["no_nomination_day"] = bites_on
+    if "vote" in ladder_step.loses:
+        changes["no_vote_day"] = bites_on
+    t.update_seat(number, **changes)
+    t.say("loses_rights", seat=number, day=bites_on)
+
+
+def _bite_day(t: Step, number: int, ladder_step: LadderStep) -> int:
+    game = t.game
+    if ladder_step.bites == "this_round_or_next" and game.phase == "speeches":
+        # Tournament 4.4: this round if the seat's regular speech is still ahead.
+        ahead = any(
+            turn.seat == number and turn.kind == "speech" for turn in game.turns[game.turn_at :]
+        )
+        speaking_now = game.turn is not None and game.turn.seat == number
+        if ahead and not speaking_now and t.seat(number).spoke_day != game.day:
+            return game.day
+    return game.day + 1
+
+
+def remove(t: Step, number: int, clause: str, cue: str | None = None) -> None:
+    """The seat leaves the table now, without a last word."""
+    game = t.game
+    t.update_seat(number, out=Out("removed", game.day, 0), removal_at_morning=False)
+    t.record("out", seat=number, how="removed", clause=clause)
+    t.say(cue or "removed", seat=number)
+    # Tournament 5.1 keeps a removed nominee on the ballot; otherwise they are dropped
+    # (once the vote is under way the ballot stands and a removed winner just stays out).
+    stays = game.rules.voting.removed_nominee_stays
+    if not stays and number in game.nominees and game.phase != "voting":
+        t.set(nominees=tuple(n for n in game.nominees if n != number))
+    ballot = t.game.ballot
+    if ballot is not None:
+        # A removed voter's hand leaves the table; a vote in an open window goes with it.
+        votes = ballot.votes
+        if not ballot.counting and ballot.index < len(votes):
+            votes = (
+                *votes[: ballot.index],
+                votes[ballot.index] - {number},
+                *votes[ballot.index + 1 :],
+            )
+        t.set(ballot=replace(ballot, held=ballot.held - {number}, votes=votes))
+    if outcome.check(t):
+        return
+    turn = t.game.turn
+    if turn is not None and turn.seat == number and turn.kind != "last_word":
+        day.end_turn(t)
+    elif t.game.phase == "night":
+        night.advance_if_complete(t)

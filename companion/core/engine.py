@@ -1,0 +1,257 @@
+"""The rules engine: ``new_game(setup)`` and ``step(game, event)``.
+
+Rules of this module (after h11's state machine):
+
+* Pure: standard library only; no clock, no threads, no I/O, no global
+  random (the deal uses the seed the setup carries).
+* ``step`` returns a new ``Game`` and the effects to carry out, in order.
+* An illegal input raises ``IllegalInput`` and the game is unchanged (the
+  objects are immutable, so there is nothing to roll back).
+* Every accepted input that changes the game links the new state to the old
+  one (``Game.prev``), which is what ``Undone`` walks back.
+* Which handler takes an input is a table: (coarse phase, event type).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+
+from . import day, discipline, night, outcome, views, voting
+from .common import IllegalInput, Step, require, seat_in_range
+from .effects import Effect, Ignored, SetSeatLight
+from .events import (
+    BestMoveMade,
+    Event,
+    GameSetUp,
+    HostAdvanced,
+    NightChoiceMade,
+    Nominated,
+    OffenceGiven,
+    ProposalDismissed,
+    SeatPressed,
+    SeatReleased,
+    SpeechPassed,
+    TeamSurrendered,
+    TimerExpired,
+    Undone,
+)
+from .state import Game, Result, Seat
+
+__all__ = ["IllegalInput", "new_game", "step"]
+
+Handler = Callable[[Step, Event], None]
+
+
+def new_game(setup: GameSetUp) -> tuple[Game, tuple[Effect, ...]]:
+    """Seat the table, deal or take the roles, and begin night 0."""
+    rules = setup.ruleset
+    require(
+        rules.min_seats <= setup.seats <= rules.max_seats,
+        f"ruleset {rules.name!r} plays with {rules.min_seats}–{rules.max_seats} seats, not {setup.seats}",
+    )
+    require(
+        setup.first_speaker <= setup.seats,
+        f"first_speaker {setup.first_speaker} is not at the table",
+    )
+    if setup.roles is not None:
+        roles = list(setup.roles)
+    else:
+        deal = rules.deal_for(setup.seats)
+        require(
+            deal is not None,
+            f"ruleset {rules.name!r} has no deal for {setup.seats} seats: give the roles",
+        )
+        roles = [role for role, n in deal or () for _ in range(n)]
+        random.Random(setup.seed).shuffle(roles)
+    known = {r.id: r.team for r in rules.roles}
+    for number, role in enumerate(roles, 1):
+        require(role in known, f"seat {number}: no role {role!r} in ruleset {rules.name!r}")
+    seats = tuple(Seat(n, role, known[role]) for n, role in enumerate(roles, 1))
+    t = Step(Game(rules=rules, seats=seats, seed=setup.seed, first_speaker=setup.first_speaker))
+    t.record("setup", ruleset=rules.name, seats=setup.seats, roles=",".join(roles), seed=setup.seed)
+    for seat in seats:
+        t.tell("role", seat=seat.number, role=seat.role)
+    night.start(t)
+    return _finish(None, t)
+
+
+def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
+    """Apply one input. Raises IllegalInput (game unchanged) if it is not allowed now."""
+    if isinstance(event, Undone):
+        require(game.prev is not None, "there is nothing to undo")
+        previous = game.prev
+        assert previous is not None
+        t = Step(previous)
+        t.say("undone")
+        return _finish(game, t, link=False)
+    handler = _HANDLERS.get((game.phase, type(event))) or _ANY_PHASE.get(type(event))
+    if handler is None:
+        raise IllegalInput(f"{_name(event)} is not allowed in phase {views.phase_name(game)}")
+    t = Step(game)
+    handler(t, event)
+    return _finish(game, t)
+
+
+def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tuple[Effect, ...]]:
+    after = t.game
+    if before is not None and after is before:
+        return after, tuple(t.effects)
+    now = views.lights(after)
+    old = before.lights if before is not None else ()
+    effects = t.effects
+    for number, mode in enumerate(now, 1):
+        if number > len(old) or old[number - 1] != mode:
+            effects.append(SetSeatLight(number, mode))
+    after = replace(after, lights=now, prev=before if link else after.prev)
+    return after, tuple(effects)
+
+
+def _name(event: Event) -> str:
+    return type(event).__name__
+
+
+# --- handlers ----------------------------------------------------------------
+
+
+def _host_advanced(t: Step, event: Event) -> None:
+    phase = t.game.phase
+    if phase == "speeches":
+        day.end_turn(t)
+    elif phase == "voting":
+        voting.advance(t)
+    else:
+        night.next_step(t)
+
+
+def _timer(t: Step, event: Event) -> None:
+    assert isinstance(event, TimerExpired)
+    key = (event.name, event.generation)
+    require(key in t.game.timers, f"timer {event.name!r} #{event.generation} is not running")
+    t.set(timers=tuple(x for x in t.game.timers if x != key))
+    phase = t.game.phase
+    if event.name == "turn" and phase == "speeches":
+        day.time_up(t)
+    elif event.name == "warning" and phase == "speeches":
+        day.warn(t)
+    elif event.name in ("vote", "count") and phase == "voting":
+        voting.advance(t)
+    elif event.name == "night" and phase == "night":
+        night.next_step(t)
+
+
+def _speech_pressed(t: Step, event: Event) -> None:
+    assert isinstance(event, SeatPressed)
+    seat_in_range(t.game, event.seat)
+    turn = t.game.turn
+    if turn is not None and turn.seat == event.seat:
+        t.record("passed", seat=event.seat)
+        day.end_turn(t)  # «Пас»: the speaker's own button ends the minute
+    else:
+        t.effects.append(Ignored(f"seat {event.seat} pressed out of turn"))
+
+
+def _passed(t: Step, event: Event) -> None:
+    assert isinstance(event, SpeechPassed)
+    turn = t.game.turn
+    require(turn is not None and turn.seat == event.seat, f"seat {event.seat} is not speaking")
+    t.record("passed", seat=event.seat)
+    day.end_turn(t)
+
+
+def _vote_pressed(t: Step, event: Event) -> None:
+    assert isinstance(event, SeatPressed)
+    seat_in_range(t.game, event.seat)
+    voting.pressed(t, event.seat)
+
+
+def _vote_released(t: Step, event: Event) -> None:
+    assert isinstance(event, SeatReleased)
+    seat_in_range(t.game, event.seat)
+    voting.released(t, event.seat)
+
+
+def _release_ignored(t: Step, event: Event) -> None:
+    assert isinstance(event, SeatReleased)
+    seat_in_range(t.game, event.seat)
+
+
+def _press_ignored(t: Step, event: Event) -> None:
+    assert isinstance(event, SeatPressed)
+    seat_in_range(t.game, event.seat)
+    t.effects.append(Ignored(f"seat {event.seat} pressed in phase {views.phase_name(t.game)}"))
+
+
+def _offence(t: Step, event: Event) -> None:
+    assert isinstance(event, OffenceGiven)
+    discipline.give(t, event.seat, event.offence)
+
+
+def _dismiss(t: Step, event: Event) -> None:
+    assert isinstance(event, ProposalDismissed)
+    proposals = t.game.proposals
+    require(0 <= event.index < len(proposals), f"there is no proposal #{event.index}")
+    gone = proposals[event.index]
+    t.set(proposals=proposals[: event.index] + proposals[event.index + 1 :])
+    t.record("proposal_dismissed", seat=gone.seat, offence=gone.offence)
+
+
+def _surrender(t: Step, event: Event) -> None:
+    assert isinstance(event, TeamSurrendered)
+    rules = t.game.rules
+    require(
+        any(team.id == event.team for team in rules.teams),
+        f"no team {event.team!r} in ruleset {rules.name!r}",
+    )
+    require(t.game.phase != "ended", "the game is over")
+    t.record("surrender", team=event.team)
+    outcome.team_loss(t, (event.team,), "surrender", None)
+
+
+def _nominated(t: Step, event: Event) -> None:
+    assert isinstance(event, Nominated)
+    day.nominate(t, event)
+
+
+def _night_choice(t: Step, event: Event) -> None:
+    assert isinstance(event, NightChoiceMade)
+    night.choose(t, event)
+
+
+def _best_move(t: Step, event: Event) -> None:
+    assert isinstance(event, BestMoveMade)
+    day.best_move(t, event)
+
+
+def _setup_again(t: Step, event: Event) -> None:
+    raise IllegalInput("the table is already set up")
+
+
+_HANDLERS: dict[tuple[str, type], Handler] = {
+    ("speeches", HostAdvanced): _host_advanced,
+    ("voting", HostAdvanced): _host_advanced,
+    ("night", HostAdvanced): _host_advanced,
+    ("speeches", SeatPressed): _speech_pressed,
+    ("voting", SeatPressed): _vote_pressed,
+    ("voting", SeatReleased): _vote_released,
+    ("speeches", SpeechPassed): _passed,
+    ("speeches", Nominated): _nominated,
+    ("speeches", BestMoveMade): _best_move,
+    ("night", NightChoiceMade): _night_choice,
+}
+
+#: Inputs taken in every phase but the end (the handlers check further).
+_ANY_PHASE: dict[type, Handler] = {
+    TimerExpired: _timer,
+    SeatPressed: _press_ignored,
+    SeatReleased: _release_ignored,
+    OffenceGiven: _offence,
+    ProposalDismissed: _dismiss,
+    TeamSurrendered: _surrender,
+    GameSetUp: _setup_again,
+}
+
+
+def result_of(game: Game) -> Result | None:
+    return game.result

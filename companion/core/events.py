@@ -1,0 +1,173 @@
+"""Inputs to the rules engine: frozen, self-validating, named in the past tense.
+
+Every input the table can produce (host keys, seat buttons, timers, the
+microphone's confirmed flags) becomes one of these before it reaches
+``companion.core.engine.step``. They carry no clock: the time of an input is
+the shell's business (the journal records it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import Ruleset
+
+
+class BadEvent(ValueError):
+    """An event that is malformed whatever the state of the game."""
+
+
+def _seat_number(value: int, what: str) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise BadEvent(f"{what} must be a seat number (1, 2, ...), got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetUp:
+    """The host set up a table: ruleset, seat count, roles (or a seed to deal)."""
+
+    ruleset: Ruleset
+    seats: int
+    roles: tuple[str, ...] | None = None  # per seat, 1..seats; None = deal
+    seed: int = 0
+    first_speaker: int = 1
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.seats, int) or isinstance(self.seats, bool) or self.seats < 2:
+            raise BadEvent(f"seats must be a whole number of at least 2, got {self.seats!r}")
+        if self.roles is not None and len(self.roles) != self.seats:
+            raise BadEvent(f"roles lists {len(self.roles)} seats, the table has {self.seats}")
+        _seat_number(self.first_speaker, "first_speaker")
+
+
+@dataclass(frozen=True, slots=True)
+class HostAdvanced:
+    """The host pressed «next»: end the current speech, step or window now."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimerExpired:
+    """A timer the engine asked for reached its deadline.
+
+    ``generation`` ties it to one StartTimer; an expiry from a timer the
+    engine has since replaced is stale and rejected.
+    """
+
+    name: str
+    generation: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPressed:
+    seat: int
+
+    def __post_init__(self) -> None:
+        _seat_number(self.seat, "seat")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReleased:
+    seat: int
+
+    def __post_init__(self) -> None:
+        _seat_number(self.seat, "seat")
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechPassed:
+    """The speaker ended their minute early («Пас»)."""
+
+    seat: int
+
+    def __post_init__(self) -> None:
+        _seat_number(self.seat, "seat")
+
+
+@dataclass(frozen=True, slots=True)
+class Nominated:
+    """The host accepted a nomination («Принят номер N»)."""
+
+    by: int
+    target: int
+
+    def __post_init__(self) -> None:
+        _seat_number(self.by, "by")
+        _seat_number(self.target, "target")
+
+
+@dataclass(frozen=True, slots=True)
+class OffenceGiven:
+    """The host gave an offence; ``offence`` is an id or a clause of the ruleset."""
+
+    seat: int
+    offence: str
+
+    def __post_init__(self) -> None:
+        _seat_number(self.seat, "seat")
+        if not self.offence:
+            raise BadEvent("offence must name an offence id or clause")
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalDismissed:
+    """The host dismissed a proposed offence (by its position in the list)."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class NightChoiceMade:
+    """A seat's night choice as the host saw it: a shot, a check, a heal ..."""
+
+    seat: int
+    target: int
+    #: the action the host meant ("shoot", "check", ...); checked against the step
+    action: str | None = None
+
+    def __post_init__(self) -> None:
+        _seat_number(self.seat, "seat")
+        _seat_number(self.target, "target")
+
+
+@dataclass(frozen=True, slots=True)
+class BestMoveMade:
+    """The first night's victim named their suspects."""
+
+    seat: int
+    suspects: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        _seat_number(self.seat, "seat")
+        if not 1 <= len(self.suspects) <= 3 or len(set(self.suspects)) != len(self.suspects):
+            raise BadEvent("a best move names one to three different seats")
+        for suspect in self.suspects:
+            _seat_number(suspect, "suspect")
+
+
+@dataclass(frozen=True, slots=True)
+class TeamSurrendered:
+    """A whole team gave up (club: no −10 rating for it)."""
+
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """The host took back the last accepted input."""
+
+
+Event = (
+    GameSetUp
+    | HostAdvanced
+    | TimerExpired
+    | SeatPressed
+    | SeatReleased
+    | SpeechPassed
+    | Nominated
+    | OffenceGiven
+    | ProposalDismissed
+    | NightChoiceMade
+    | BestMoveMade
+    | TeamSurrendered
+    | Undone
+)

@@ -1,0 +1,189 @@
+"""The night: steps from the ruleset, the choices the host enters, the morning.
+
+Steps run in ruleset order, each timed (``Ruleset.night`` / ``night0``). A
+step ends when every living actor has chosen, when its timer runs out, or
+when the host moves on. A step whose actors are all out still runs its
+time, so the table cannot hear who is dead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import day, outcome
+from .common import Step, living_seat, require
+from .events import NightChoiceMade
+from .rules import NightStep
+from .state import Game, Out, Result
+
+
+def steps(game: Game) -> tuple[NightStep, ...]:
+    if game.day == 0:
+        return game.rules.night0
+    return tuple(s for s in game.rules.night if s.from_night <= game.day)
+
+
+def start(t: Step) -> None:
+    t.set(phase="night", night_step=0, choices=(), ballot=None, turns=(), turn_at=0)
+    t.record("night", number=t.game.day)
+    t.say("night_falls", night=t.game.day)
+    _begin_step(t)
+
+
+def _begin_step(t: Step) -> None:
+    game = t.game
+    all_steps = steps(game)
+    if game.night_step >= len(all_steps):
+        t.cancel_timers("night")
+        _morning(t)
+        return
+    step = all_steps[game.night_step]
+    t.say(step.cue)
+    t.start_timer("night", step.seconds)
+
+
+def next_step(t: Step) -> None:
+    t.set(night_step=t.game.night_step + 1)
+    _begin_step(t)
+
+
+def _actors(game: Game, step: NightStep) -> list[int]:
+    return [s.number for s in game.seats if s.out is None and s.role in step.roles]
+
+
+def choose(t: Step, event: NightChoiceMade) -> None:
+    game = t.game
+    all_steps = steps(game)
+    require(game.night_step < len(all_steps), "the night is over")
+    step = all_steps[game.night_step]
+    require(step.action != "none", f"night step {step.id!r} takes no choices")
+    require(
+        event.action in (None, step.action),
+        f"night step {step.id!r} takes a {step.action}, not a {event.action}",
+    )
+    seat = living_seat(game, event.seat)
+    require(
+        seat.role in step.roles,
+        f"seat {event.seat} ({seat.role}) does not act in night step {step.id!r}",
+    )
+    living_seat(game, event.target, "target")
+    kept = tuple(c for c in game.choices if (c[0], c[1]) != (step.id, event.seat))
+    t.set(choices=(*kept, (step.id, event.seat, event.target)))
+    t.record("night_choice", step=step.id, seat=event.seat, target=event.target)
+    if step.action == "check" and step.reveals:
+        answer = _reveals(game, step.reveals, event.target)
+        t.record("check", seat=event.seat, target=event.target, answer=answer)
+        t.tell("check", seat=event.seat, target=event.target, reveals=step.reveals, answer=answer)
+    advance_if_complete(t)
+
+
+def _reveals(game: Game, reveals: str, target: int) -> str:
+    kind, _, value = reveals.partition(":")
+    seat = game.seat(target)
+    if kind == "role":
+        return "yes" if seat.role == value else "no"
+    return "yes" if game.rules.team(seat.team).color == value else "no"
+
+
+def advance_if_complete(t: Step) -> None:
+    game = t.game
+    all_steps = steps(game)
+    if game.phase != "night" or game.night_step >= len(all_steps):
+        return
+    step = all_steps[game.night_step]
+    actors = _actors(game, step)
+    if step.action == "none" or not actors:
+        return
+    chosen = {seat for step_id, seat, _ in game.choices if step_id == step.id}
+    if chosen.issuperset(actors):
+        t.cancel_timers("night")
+        next_step(t)
+
+
+def _morning(t: Step) -> None:
+    game = t.game
+    victims = _resolve(t) if game.day > 0 else ()
+    for victim in victims:
+        t.update_seat(victim, out=Out("killed", game.day, game.rules.timings.last_word_s))
+        t.record("out", seat=victim, how="killed")
+    if victims and game.day == 1 and game.first_victim == 0 and game.rules.best_move:
+        t.set(first_victim=victims[0])
+    ladder = game.rules.ladder
+    if ladder.reset_after_night and any(s.count for s in game.seats):
+        # Club: «После каждой ночи замечания аннулируются».
+        t.set(seats=tuple(s if s.count == 0 else replace(s, count=0) for s in t.game.seats))
+        t.record("counts_reset", clause=ladder.reset_clause or "")
+    if _miss_rule(t, shot_killed=bool(set(victims) & _shot_targets(t.game))):
+        return
+    if outcome.check(t):
+        return
+    day.start(t, victims)
+
+
+def _shot_targets(game: Game) -> set[int]:
+    return {target for step_id, _, target in game.choices if _step(game, step_id).action == "shoot"}
+
+
+def _step(game: Game, step_id: str) -> NightStep:
+    for step in steps(game):
+        if step.id == step_id:
+            return step
+    raise KeyError(step_id)
+
+
+def _resolve(t: Step) -> tuple[int, ...]:
+    """Who dies tonight. A team shot counts only if every living shooter
+    picked the same seat; blocks void the blocked seat's own choice; heals
+    save their target."""
+    game = t.game
+    blocked = {target for sid, seat, target in game.choices if _step(game, sid).action == "block"}
+    kills: list[int] = []
+    healed: set[int] = set()
+    for step in steps(game):
+        mine = [(seat, target) for sid, seat, target in game.choices if sid == step.id]
+        mine = [
+            (seat, target) for seat, target in mine if seat not in blocked or step.action == "block"
+        ]
+        if step.action == "shoot":
+            shooters = _actors(game, step)
+            targets = {target for _, target in mine}
+            shot_by = {seat for seat, _ in mine}
+            if shooters and shot_by.issuperset(shooters) and len(targets) == 1:
+                kills.append(targets.pop())
+            else:
+                t.record("miss", step=step.id)
+                t.say("miss")
+        elif step.action == "kill":
+            kills.extend(target for _, target in mine)
+        elif step.action == "heal":
+            healed.update(target for _, target in mine)
+    victims: list[int] = []
+    for target in kills:
+        if target not in healed and target not in victims:
+            victims.append(target)
+    return tuple(victims)
+
+
+def _miss_rule(t: Step, shot_killed: bool) -> bool:
+    """Tournament 5.2: with four players, three black misses in a row give red the game."""
+    rule = t.game.rules.miss_rule
+    if rule is None or t.game.day == 0:
+        return False
+    alive_at_night = sum(
+        1 for s in t.game.seats if s.out is None or _died_tonight(t.game, s.number)
+    )
+    if alive_at_night != rule.alive or shot_killed:
+        t.set(misses=0)
+        return False
+    misses = t.game.misses + 1
+    t.set(misses=misses)
+    if misses < rule.nights:
+        return False
+    losers = tuple(team.id for team in t.game.rules.teams if team.id != rule.winner)
+    outcome.end(t, Result((rule.winner,), losers, "misses", rule.clause))
+    return True
+
+
+def _died_tonight(game: Game, number: int) -> bool:
+    out = game.seat(number).out
+    return out is not None and out.how == "killed" and out.day == game.day

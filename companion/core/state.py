@@ -1,0 +1,140 @@
+"""The state of one game: immutable values the engine replaces, never mutates.
+
+Each accepted input gives a new ``Game`` that keeps the one before it in
+``prev``, which is how the host's undo works without a second history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .rules import Ruleset
+
+OutHow = Literal["killed", "voted", "removed"]
+
+#: Coarse phases; ``companion.core.views.phase_name`` gives the detailed one.
+Phase = Literal["setup", "night", "speeches", "voting", "ended"]
+
+TurnKind = Literal["last_word", "speech", "tie_speech"]
+
+#: What follows when the queue of speaking turns is done.
+After = Literal["vote", "revote", "night"]
+
+BallotKind = Literal["vote", "revote", "all_leave"]
+
+
+@dataclass(frozen=True, slots=True)
+class Out:
+    how: OutHow
+    day: int  # the day it happened on; a night kill carries the day before that night
+    last_word_s: float  # seconds of last word granted (0 when removed)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    number: int
+    role: str
+    team: str
+    out: Out | None = None
+    count: int = 0  # remarks / fouls as the ladder reads them
+    silenced_day: int = 0  # the day whose regular speech the seat has lost
+    no_nomination_day: int = 0  # the day the seat may not nominate
+    no_vote_day: int = 0  # the day the seat may not vote
+    spoke_day: int = 0  # the last day the seat began its regular speech
+    nominated_day: int = 0  # the last day the seat nominated
+    removal_at_morning: bool = False
+    excluded: bool = False
+    rating_penalty: int = 0
+    offences: tuple[str, ...] = ()  # ids given, in order (for the protocol)
+
+    @property
+    def alive(self) -> bool:
+        return self.out is None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    seat: int
+    kind: TurnKind
+    seconds: float = 0  # fixed when the turn starts
+
+
+@dataclass(frozen=True, slots=True)
+class Ballot:
+    """One round of voting over ``candidates`` (an all-leave vote has one
+    pseudo-candidate, 0, standing for «all of them»)."""
+
+    kind: BallotKind
+    candidates: tuple[int, ...]
+    index: int = 0  # the candidate being voted on
+    counting: bool = False  # after «Спасибо», before «Принято»
+    votes: tuple[frozenset[int], ...] = ()
+    held: frozenset[int] = frozenset()  # hands on the table now
+    tied: tuple[int, ...] = ()  # for all_leave: the seats it would send out
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    seat: int
+    offence: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    winners: tuple[str, ...]  # team ids
+    losers: tuple[str, ...]
+    reason: str
+    clause: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One line of the game protocol, kept as a linked list for O(1) appends."""
+
+    day: int
+    kind: str
+    data: tuple[tuple[str, object], ...]
+    prev: Record | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    rules: Ruleset
+    seats: tuple[Seat, ...] = ()
+    phase: Phase = "setup"
+    day: int = 0  # day N; night N follows day N; night 0 precedes day 1
+    # speeches
+    turns: tuple[Turn, ...] = ()
+    turn_at: int = 0
+    turn_warned: bool = False  # the warning before the end has sounded
+    turn_over: bool = False  # the current turn's time has run out (overrun)
+    after: After = "vote"
+    first_speaker: int = 1
+    opener: int = 0  # the seat that opened the current (or last) day
+    nominees: tuple[int, ...] = ()
+    ballot: Ballot | None = None
+    # night
+    night_step: int = 0
+    choices: tuple[tuple[str, int, int], ...] = ()  # (step id, seat, target)
+    misses: int = 0  # misses in a row while the miss rule applies
+    first_victim: int = 0
+    best_move: tuple[int, ...] = ()
+    result: Result | None = None
+    proposals: tuple[Proposal, ...] = ()
+    timer_generation: int = 0
+    timers: tuple[tuple[str, int], ...] = ()  # running timers: (name, generation)
+    seed: int = 0
+    lights: tuple[str, ...] = ()  # each seat's light, as views.lights gives it
+    log: Record | None = field(default=None, repr=False, compare=False)
+    prev: Game | None = field(default=None, repr=False, compare=False)
+
+    def seat(self, number: int) -> Seat:
+        return self.seats[number - 1]
+
+    @property
+    def turn(self) -> Turn | None:
+        if self.phase == "speeches" and self.turn_at < len(self.turns):
+            return self.turns[self.turn_at]
+        return None

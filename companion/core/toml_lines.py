@@ -1,0 +1,229 @@
+"""Where each key of a TOML document is defined: key path -> 1-based line.
+
+``tomllib`` reports a line only for syntax errors. A ruleset error found
+later (an unknown key, a bad value, a dangling reference) should still name
+the line, so :func:`key_lines` walks the text once more, only as deep as is
+needed to see keys, headers and the extent of values.
+
+The text must already be valid TOML (``tomllib.loads`` succeeded); the
+scanner then never has to report errors of its own. Paths are tuples of keys
+and array indices, e.g. ``("ladder", "steps", 1, "at")`` for the ``at`` key of
+the second ``[[ladder.steps]]`` table or of the second inline table in
+``steps = [{...}, {...}]``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from bisect import bisect_right
+
+KeyPath = tuple[str | int, ...]
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_SCALAR_END = frozenset(",]}#\n")
+
+
+def key_lines(text: str) -> dict[KeyPath, int]:
+    """Map every key path, table header and array element to its line."""
+    scanner = _Scanner(text)
+    scanner.document()
+    return scanner.lines
+
+
+def line_of(lines: dict[KeyPath, int], path: KeyPath) -> int | None:
+    """The line of `path`, else of its nearest enclosing key or table, else None."""
+    for end in range(len(path), 0, -1):
+        line = lines.get(path[:end])
+        if line is not None:
+            return line
+    return None
+
+
+def format_path(path: KeyPath) -> str:
+    """``("offences", "x", "cost")`` -> ``offences.x.cost``; indices as ``[n]``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            name = part if _BARE_KEY.fullmatch(part) else '"' + part.replace('"', '\\"') + '"'
+            out += f".{name}" if out else name
+    return out
+
+
+class _Scanner:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.lines: dict[KeyPath, int] = {}
+        self.newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+        #: array-of-tables path -> number of elements declared so far
+        self.aot: dict[KeyPath, int] = {}
+
+    # -- low level ---------------------------------------------------------
+    def line(self) -> int:
+        return bisect_right(self.newlines, self.pos - 1) + 1
+
+    def peek(self, n: int = 1) -> str:
+        return self.text[self.pos : self.pos + n]
+
+    def skip_blank(self) -> None:
+        """Spaces and tabs."""
+        while self.pos < len(self.text) and self.text[self.pos] in " \t":
+            self.pos += 1
+
+    def skip_comment(self) -> None:
+        if self.peek() == "#":
+            end = self.text.find("\n", self.pos)
+            self.pos = len(self.text) if end < 0 else end
+
+    def skip_space(self) -> None:
+        """Whitespace, newlines and comments (inside arrays)."""
+        while self.pos < len(self.text):
+            ch = self.text[self.pos]
+            if ch in " \t\r\n":
+                self.pos += 1
+            elif ch == "#":
+                self.skip_comment()
+            else:
+                return
+
+    def record(self, path: KeyPath, line: int) -> None:
+        self.lines.setdefault(path, line)
+
+    # -- document ----------------------------------------------------------
+    def document(self) -> None:
+        table: KeyPath = ()
+        while self.pos < len(self.text):
+            self.skip_blank()
+            ch = self.peek()
+            if ch in ("\r", "\n"):
+                self.pos += 1
+            elif ch == "#":
+                self.skip_comment()
+            elif ch == "[":
+                table = self.header()
+            elif ch:
+                self.key_value(table)
+
+    def header(self) -> KeyPath:
+        line = self.line()
+        is_array = self.peek(2) == "[["
+        self.pos += 2 if is_array else 1
+        keys = self.keys()
+        self.pos += 2 if is_array else 1
+        head = self.resolve(keys[:-1] if is_array else keys, line)
+        if not is_array:
+            self.record(head, line)
+            return head
+        array = (*head, keys[-1])
+        index = self.aot.get(array, 0)
+        self.aot[array] = index + 1
+        self.record(array, line)
+        self.record((*array, index), line)
+        return (*array, index)
+
+    def resolve(self, keys: list[str], line: int) -> KeyPath:
+        """A header's keys as a path, entering the last element of each
+        array of tables on the way (``[a.b]`` after ``[[a]]`` means a[-1].b)."""
+        path: KeyPath = ()
+        for key in keys:
+            path = (*path, key)
+            self.record(path, line)
+            if path in self.aot:
+                path = (*path, self.aot[path] - 1)
+        return path
+
+    def keys(self) -> list[str]:
+        """A dotted key; leaves the position after it and any blanks."""
+        keys = []
+        while True:
+            self.skip_blank()
+            keys.append(self.key())
+            self.skip_blank()
+            if self.peek() != ".":
+                return keys
+            self.pos += 1
+
+    def key(self) -> str:
+        ch = self.peek()
+        if ch in ('"', "'"):
+            start = self.pos
+            self.string()
+            quoted = self.text[start : self.pos]
+            value = tomllib.loads(f"k = {quoted}")["k"]
+            assert isinstance(value, str)
+            return value
+        match = _BARE_KEY.match(self.text, self.pos)
+        assert match is not None, "key_lines() needs valid TOML"
+        self.pos = match.end()
+        return match.group()
+
+    def key_value(self, table: KeyPath) -> None:
+        line = self.line()
+        keys = self.keys()
+        for end in range(1, len(keys) + 1):
+            self.record((*table, *keys[:end]), line)
+        self.pos += 1  # "="
+        self.skip_blank()
+        self.value((*table, *keys))
+
+    # -- values ------------------------------------------------------------
+    def value(self, path: KeyPath) -> None:
+        ch = self.peek()
+        if ch in ('"', "'"):
+            self.string()
+        elif ch == "[":
+            self.array(path)
+        elif ch == "{":
+            self.inline_table(path)
+        else:
+            while self.pos < len(self.text) and self.text[self.pos] not in _SCALAR_END:
+                self.pos += 1
+
+    def string(self) -> None:
+        quote = self.peek()
+        if self.peek(3) == quote * 3:
+            self.pos += 3
+            close = quote * 3
+            while not self.text.startswith(close, self.pos):
+                self.pos += 2 if quote == '"' and self.peek() == "\\" else 1
+            self.pos += 3
+            # up to two quotes may end the content right before the delimiter
+            for _ in range(2):
+                if self.peek() == quote:
+                    self.pos += 1
+            return
+        self.pos += 1
+        while self.peek() != quote:
+            self.pos += 2 if quote == '"' and self.peek() == "\\" else 1
+        self.pos += 1
+
+    def array(self, path: KeyPath) -> None:
+        self.pos += 1
+        index = 0
+        while True:
+            self.skip_space()
+            if self.peek() == "]":
+                self.pos += 1
+                return
+            self.record((*path, index), self.line())
+            self.value((*path, index))
+            self.skip_space()
+            if self.peek() == ",":
+                self.pos += 1
+            index += 1
+
+    def inline_table(self, path: KeyPath) -> None:
+        self.pos += 1
+        while True:
+            self.skip_blank()
+            if self.peek() == "}":
+                self.pos += 1
+                return
+            if self.peek() == ",":
+                self.pos += 1
+                continue
+            self.key_value(path)
+            self.skip_blank()

@@ -1,0 +1,91 @@
+"""What the table can read off a game: rights, speech lengths, lights.
+
+All derived from ``Game``; nothing here changes state.
+"""
+
+from __future__ import annotations
+
+from .common import rights_day
+from .state import Game, Seat
+
+
+def may_speak(game: Game, seat: Seat) -> bool:
+    return seat.out is None and seat.silenced_day != rights_day(game)
+
+
+def may_nominate(game: Game, seat: Seat) -> bool:
+    day = rights_day(game)
+    return seat.out is None and seat.no_nomination_day != day and seat.nominated_day != day
+
+
+def may_vote(game: Game, seat: Seat) -> bool:
+    return seat.out is None and seat.no_vote_day != rights_day(game)
+
+
+def regular_speech_s(game: Game, seat: Seat) -> float:
+    """Seconds the seat's next regular speech gets (0 when it has lost it)."""
+    if not may_speak(game, seat):
+        return 0
+    return game.rules.timings.speech_s
+
+
+def tie_speech_s(game: Game, seat: Seat) -> float:
+    timings = game.rules.timings
+    if seat.out is not None:
+        return 0
+    if seat.silenced_day == game.day:
+        return timings.silenced_tie_speech_s
+    return timings.tie_speech_s
+
+
+def next_speech_s(game: Game, seat: Seat) -> float:
+    """Seconds the seat's next speech would get: a tie speech if one is queued
+    for it, else its regular speech."""
+    if seat.out is not None:
+        return 0
+    if game.phase == "speeches":
+        for turn in game.turns[game.turn_at :]:
+            if turn.seat == seat.number and turn.kind == "tie_speech":
+                return tie_speech_s(game, seat)
+    return regular_speech_s(game, seat)
+
+
+def phase_name(game: Game) -> str:
+    """The detailed phase: setup, night, last_word, speech, tie_speech, vote,
+    count, all_leave_vote, all_leave_count, ended."""
+    if game.phase == "speeches":
+        turn = game.turn
+        return turn.kind if turn else "speech"
+    if game.phase == "voting" and game.ballot is not None:
+        base = "all_leave_" if game.ballot.kind == "all_leave" else ""
+        return base + ("count" if game.ballot.counting else "vote")
+    return game.phase
+
+
+# The light language (docs/lights.md). One mode per seat, derived from state.
+OFF, STEADY, SLOW_BLINK, FAST_BLINK = "off", "steady", "slow_blink", "fast_blink"
+PENALISED, MAY_VOTE, HOLDING, IDLE = "penalised", "may_vote", "holding", "idle"
+
+
+def light(game: Game, seat: Seat) -> str:
+    if game.phase == "speeches":
+        turn = game.turn
+        if turn is not None and turn.seat == seat.number:  # a last word is spoken from out
+            if game.turn_over:
+                return FAST_BLINK
+            return SLOW_BLINK if game.turn_warned else STEADY
+    if seat.out is not None:
+        return OFF
+    if game.phase == "voting" and game.ballot is not None:
+        if seat.number in game.ballot.held:
+            return HOLDING
+        if may_vote(game, seat):
+            return MAY_VOTE
+    day = rights_day(game)
+    if day in (seat.silenced_day, seat.no_nomination_day, seat.no_vote_day):
+        return PENALISED
+    return IDLE
+
+
+def lights(game: Game) -> tuple[str, ...]:
+    return tuple(light(game, seat) for seat in game.seats)

@@ -1,0 +1,202 @@
+"""Voting: one window per nominee, «Спасибо», «Принято», ties, revote, all-leave.
+
+A vote is a hand on the table: a seat button pressed inside the window. The
+window closes with «Спасибо» (timer ``vote`` or the host); hands stay down
+until the count and «Принято» (timer ``count`` or the host). Voters who
+have not voted by the last nominee are counted for that nominee.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import day, night, outcome, views
+from .common import Step
+from .effects import Ignored
+from .state import Ballot, BallotKind, Out, Turn
+
+ALL = 0  # the all-leave ballot's single candidate
+
+
+def start(t: Step) -> None:
+    """After the day's speeches: vote on the nominees, if there is a vote."""
+    game = t.game
+    nominees = game.nominees
+    if not game.rules.voting.removed_nominee_stays:
+        nominees = tuple(n for n in nominees if game.seat(n).out is None)
+    if not nominees:
+        t.record("no_vote", reason="no_nominees")
+        t.say("no_nominees")
+        night.start(t)
+        return
+    if len(nominees) == 1 and game.day == 1 and game.rules.voting.day1_single_nominee_no_vote:
+        t.record("no_vote", reason="day1_single_nominee", nominee=nominees[0])
+        t.say("single_nominee_no_vote", seat=nominees[0])
+        night.start(t)
+        return
+    t.say("voting_begins", nominees=",".join(map(str, nominees)))
+    _open_ballot(t, "vote", nominees)
+
+
+def start_revote(t: Step) -> None:
+    t.say("revote_begins", nominees=",".join(map(str, t.game.nominees)))
+    _open_ballot(t, "revote", t.game.nominees)
+
+
+def _open_ballot(
+    t: Step, kind: BallotKind, candidates: tuple[int, ...], tied: tuple[int, ...] = ()
+) -> None:
+    empty = tuple(frozenset[int]() for _ in candidates)
+    held = t.game.ballot.held if t.game.ballot else frozenset()
+    t.set(phase="voting", ballot=Ballot(kind, candidates, 0, False, empty, held, tied))
+    _open_candidate(t)
+
+
+def _eligible(t: Step) -> frozenset[int]:
+    game = t.game
+    return frozenset(s.number for s in game.seats if views.may_vote(game, s))
+
+
+def _open_candidate(t: Step) -> None:
+    ballot = t.game.ballot
+    assert ballot is not None
+    candidate = ballot.candidates[ballot.index]
+    if ballot.kind != "all_leave" and ballot.index == len(ballot.candidates) - 1:
+        # Whoever has not voted is counted for the last nominee.
+        voted = frozenset().union(*ballot.votes[: ballot.index])
+        rest = _eligible(t) - voted
+        _set_votes(t, rest)
+        t.record("votes", nominee=candidate, votes=len(rest), voters=sorted(rest), rest=True)
+        t.say("rest_votes", seat=candidate, votes=len(rest))
+        _resolve(t)
+        return
+    if ballot.kind == "all_leave":
+        t.say("all_leave_question", seats=",".join(map(str, ballot.tied)))
+    else:
+        t.say("vote_question", seat=candidate)
+    t.start_timer("vote", t.game.rules.timings.vote_window_s)
+
+
+def _set_votes(t: Step, voters: frozenset[int]) -> None:
+    ballot = t.game.ballot
+    assert ballot is not None
+    votes = list(ballot.votes)
+    votes[ballot.index] = voters
+    t.set(ballot=replace(ballot, votes=tuple(votes)))
+
+
+def pressed(t: Step, number: int) -> None:
+    game = t.game
+    ballot = game.ballot
+    assert ballot is not None
+    t.set(ballot=replace(ballot, held=ballot.held | {number}))
+    if ballot.counting:
+        t.effects.append(Ignored(f"seat {number} pressed after «Спасибо»"))
+        return
+    seat = game.seat(number)
+    if not views.may_vote(game, seat):
+        t.effects.append(Ignored(f"seat {number} may not vote"))
+        return
+    rules = game.rules.voting
+    if any(number in v for i, v in enumerate(ballot.votes) if i != ballot.index):
+        if rules.second_vote_offence:
+            t.propose(number, rules.second_vote_offence, "voted for a second nominee")
+        t.effects.append(Ignored(f"seat {number} has already voted"))
+        return
+    candidate = ballot.candidates[ballot.index]
+    if candidate == number and rules.self_vote_offence:
+        t.propose(number, rules.self_vote_offence, "voted for themself")
+    _set_votes(t, ballot.votes[ballot.index] | {number})
+
+
+def released(t: Step, number: int) -> None:
+    ballot = t.game.ballot
+    assert ballot is not None
+    t.set(ballot=replace(ballot, held=ballot.held - {number}))
+    if ballot.index >= len(ballot.votes) or number not in ballot.votes[ballot.index]:
+        return
+    rules = t.game.rules.voting
+    if not ballot.counting:
+        if rules.release_before_thanks == "withdraw":
+            _set_votes(t, ballot.votes[ballot.index] - {number})
+        elif rules.release_before_thanks_offence:
+            t.propose(number, rules.release_before_thanks_offence, "hand lifted before «Спасибо»")
+    elif rules.release_before_accepted_offence:
+        t.propose(number, rules.release_before_accepted_offence, "hand lifted before «Принято»")
+
+
+def advance(t: Step) -> None:
+    """«Спасибо» when the window is open, «Принято» when counting."""
+    ballot = t.game.ballot
+    assert ballot is not None
+    if not ballot.counting:
+        t.cancel_timers("vote")
+        t.set(ballot=replace(ballot, counting=True))
+        t.say("thanks", urgent=True)
+        t.start_timer("count", t.game.rules.timings.count_s)
+        return
+    t.cancel_timers("count")
+    voters = ballot.votes[ballot.index]
+    candidate = ballot.candidates[ballot.index]
+    t.record("votes", nominee=candidate, votes=len(voters), voters=sorted(voters))
+    t.say("votes_accepted", votes=len(voters))
+    t.set(ballot=replace(ballot, index=ballot.index + 1, counting=False))
+    if ballot.index + 1 < len(ballot.candidates):
+        _open_candidate(t)
+    else:
+        _resolve(t)
+
+
+def _resolve(t: Step) -> None:
+    game = t.game
+    ballot = game.ballot
+    assert ballot is not None
+    timings = game.rules.timings
+    if ballot.kind == "all_leave":
+        yes = len(ballot.votes[0])
+        table = sum(1 for s in game.seats if s.out is None)
+        if yes * 2 > table:  # a strict majority of the table
+            t.say("all_leave_accepted", votes=yes)
+            _send_out(t, ballot.tied, timings.multi_leave_last_word_s)
+        else:
+            t.record("all_stay", votes=yes)
+            t.say("all_leave_rejected", votes=yes)
+            _to_night(t)
+        return
+    counts = [len(v) for v in ballot.votes]
+    top = max(counts)
+    leaders = tuple(c for c, n in zip(ballot.candidates, counts, strict=True) if n == top)
+    if len(leaders) == 1:
+        _send_out(t, leaders, timings.last_word_s)
+    elif ballot.kind == "revote" and set(leaders) == set(ballot.candidates):
+        # The same tie again: ask whether all of them leave.
+        _open_ballot(t, "all_leave", (ALL,), tied=leaders)
+    else:
+        t.record("tie", seats=list(leaders))
+        t.say("tie", seats=",".join(map(str, leaders)))
+        t.set(nominees=leaders)
+        turns = tuple(Turn(n, "tie_speech") for n in leaders)
+        day.queue(t, turns, "revote")
+
+
+def _send_out(t: Step, seats: tuple[int, ...], last_word_s: float) -> None:
+    game = t.game
+    turns: list[Turn] = []
+    for number in seats:
+        seat = game.seat(number)
+        if seat.out is not None:  # tournament 5.1: a removed nominee is still voted on
+            t.record("voted_already_out", seat=number)
+            continue
+        t.update_seat(number, out=Out("voted", game.day, last_word_s))
+        t.record("out", seat=number, how="voted", last_word_s=last_word_s)
+        t.say("voted_out", seat=number)
+        turns.append(Turn(number, "last_word", last_word_s))
+    if turns:
+        day.queue(t, tuple(turns), "night")
+    else:
+        _to_night(t)
+
+
+def _to_night(t: Step) -> None:
+    if not outcome.check(t):
+        night.start(t)

@@ -1,0 +1,217 @@
+"""Table scripts: timed inputs as JSON Lines (docs/table-script.md).
+
+One JSON object a line, ``#`` comments and blank lines allowed. A journal is
+a table script too (its setup line carries ``"journal": true`` and its timer
+expiries are written out), so one parser serves both.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .core.events import (
+    BadEvent,
+    BestMoveMade,
+    Event,
+    GameSetUp,
+    HostAdvanced,
+    NightChoiceMade,
+    Nominated,
+    OffenceGiven,
+    ProposalDismissed,
+    SeatPressed,
+    SeatReleased,
+    SpeechPassed,
+    TeamSurrendered,
+    TimerExpired,
+    Undone,
+)
+from .core.rules import Ruleset
+
+
+class ScriptError(ValueError):
+    """A script line that cannot be run; ``str()`` is one line naming it."""
+
+    def __init__(self, source: str, line: int, text: str, message: str) -> None:
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        super().__init__(f"{source}:{line}: {shown}: {message}")
+        self.source, self.line, self.message = source, line, message
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptLine:
+    number: int  # 1-based line in the file
+    at: float  # seconds since the start of the game
+    fields: dict[str, Any]  # the object as written (minus time keys)
+    text: str
+    event: Event | None  # None for "wait"
+
+
+_TIME_KEYS = {"at", "after"}
+_NIGHT_ALIASES = {
+    "shot": "shoot",
+    "kill": "kill",
+    "check": "check",
+    "heal": "heal",
+    "block": "block",
+}
+
+# input name -> (required keys, optional keys)
+_SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "setup": (
+        ("ruleset",),
+        ("seats", "roles", "seed", "first_speaker", "journal", "ruleset_sha256"),
+    ),
+    "next": ((), ()),
+    "press": (("seat",), ()),
+    "release": (("seat",), ()),
+    "pass": (("seat",), ()),
+    "nominate": (("by", "target"), ()),
+    "offence": (("seat", "offence"), ()),
+    "dismiss": (("index",), ()),
+    "choice": (("seat", "target"), ()),
+    **{alias: (("seat", "target"), ()) for alias in _NIGHT_ALIASES},
+    "best_move": (("seat", "suspects"), ()),
+    "surrender": (("team",), ()),
+    "undo": ((), ()),
+    "wait": ((), ()),
+    "timer": (("name", "generation"), ()),
+}
+
+RulesetLoader = Callable[[str], Ruleset]
+
+
+def parse_lines(
+    lines: Iterable[str], source: str, load_ruleset: RulesetLoader, start_at: float = 0.0
+) -> list[ScriptLine]:
+    """Parse every line first, so that a broken line is found before anything runs."""
+    parsed: list[ScriptLine] = []
+    now = start_at
+    for number, raw in enumerate(lines, 1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        line = parse_line(text, number, source, now, load_ruleset)
+        now = line.at
+        parsed.append(line)
+    return parsed
+
+
+def parse_line(
+    text: str, number: int, source: str, now: float, load_ruleset: RulesetLoader
+) -> ScriptLine:
+    def fail(message: str) -> ScriptError:
+        return ScriptError(source, number, text, message)
+
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise fail(f"not JSON ({error.msg} at column {error.colno})") from None
+    if not isinstance(obj, dict):
+        raise fail("a line must be a JSON object")
+    name = obj.get("input")
+    if name not in _SHAPES:
+        raise fail(f"'input' must be one of {', '.join(sorted(_SHAPES))}")
+    at = _time(obj, now, fail)
+    required, optional = _SHAPES[name]
+    allowed = {"input", *_TIME_KEYS, "line", *required, *optional}
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise fail(f"unknown key {unknown[0]!r} for input {name!r}")
+    missing = [key for key in required if key not in obj]
+    if missing:
+        raise fail(f"input {name!r} needs {missing[0]!r}")
+    fields = {k: v for k, v in obj.items() if k not in _TIME_KEYS}
+    try:
+        event = _event(name, obj, load_ruleset)
+    except (BadEvent, TypeError, ValueError, KeyError) as error:
+        raise fail(str(error).strip("'\"")) from None
+    return ScriptLine(number, at, fields, text, event)
+
+
+def _time(obj: dict[str, Any], now: float, fail: Callable[[str], ScriptError]) -> float:
+    if "at" in obj and "after" in obj:
+        raise fail("give either 'at' or 'after', not both")
+    if "at" in obj:
+        at = obj["at"]
+        if not _is_number(at) or at < now:
+            raise fail(f"'at' must be a number of seconds not before {now:g}")
+        return float(at)
+    if "after" in obj:
+        after = obj["after"]
+        if not _is_number(after) or after < 0:
+            raise fail("'after' must be a number of seconds, 0 or more")
+        return now + float(after)
+    return now
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _int(obj: dict[str, Any], key: str) -> int:
+    value = obj[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadEvent(f"{key!r} must be a whole number, got {value!r}")
+    return value
+
+
+def _str(obj: dict[str, Any], key: str) -> str:
+    value = obj[key]
+    if not isinstance(value, str):
+        raise BadEvent(f"{key!r} must be a string, got {value!r}")
+    return value
+
+
+def _ints(obj: dict[str, Any], key: str) -> tuple[int, ...]:
+    value = obj[key]
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise BadEvent(f"{key!r} must be a list of seat numbers")
+    return tuple(value)
+
+
+def _event(name: str, obj: dict[str, Any], load_ruleset: RulesetLoader) -> Event | None:
+    if name == "setup":
+        roles = obj.get("roles")
+        if roles is not None and (
+            not isinstance(roles, list) or not all(isinstance(r, str) for r in roles)
+        ):
+            raise BadEvent("'roles' must be a list of role ids, one per seat")
+        seats = _int(obj, "seats") if "seats" in obj else len(roles) if roles else 10
+        return GameSetUp(
+            ruleset=load_ruleset(_str(obj, "ruleset")),
+            seats=seats,
+            roles=tuple(roles) if roles is not None else None,
+            seed=_int(obj, "seed") if "seed" in obj else 0,
+            first_speaker=_int(obj, "first_speaker") if "first_speaker" in obj else 1,
+        )
+    simple: dict[str, Callable[[], Event | None]] = {
+        "next": HostAdvanced,
+        "undo": Undone,
+        "wait": lambda: None,
+        "press": lambda: SeatPressed(_int(obj, "seat")),
+        "release": lambda: SeatReleased(_int(obj, "seat")),
+        "pass": lambda: SpeechPassed(_int(obj, "seat")),
+        "nominate": lambda: Nominated(_int(obj, "by"), _int(obj, "target")),
+        "offence": lambda: OffenceGiven(_int(obj, "seat"), _str(obj, "offence")),
+        "dismiss": lambda: ProposalDismissed(_int(obj, "index")),
+        "best_move": lambda: BestMoveMade(_int(obj, "seat"), _ints(obj, "suspects")),
+        "surrender": lambda: TeamSurrendered(_str(obj, "team")),
+        "timer": lambda: TimerExpired(_str(obj, "name"), _int(obj, "generation")),
+        "choice": lambda: NightChoiceMade(_int(obj, "seat"), _int(obj, "target")),
+    }
+    if name in _NIGHT_ALIASES:
+        return NightChoiceMade(_int(obj, "seat"), _int(obj, "target"), _NIGHT_ALIASES[name])
+    return simple[name]()
+
+
+def event_fields(event: Event) -> dict[str, Any]:
+    """The script fields of an event the engine made itself (a timer expiry)."""
+    if isinstance(event, TimerExpired):
+        return {"input": "timer", "name": event.name, "generation": event.generation}
+    raise TypeError(f"{type(event).__name__} is written from its script line")

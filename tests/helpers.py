@@ -1,0 +1,34 @@
+"""Shared helpers for tests: run inline table scripts on the fake clock."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.core.state import Game
+from companion.replay import Table
+from companion.rulesets import load_ruleset
+from companion.script import parse_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def play(*lines: dict[str, Any], table: Table | None = None) -> Game:
+    """Run script lines (dicts as they would be written in a .jsonl file)."""
+    table = table or Table()
+    parsed = parse_lines([json.dumps(line) for line in lines], "test", load_ruleset)
+    game = table.run(parsed)
+    assert game is not None
+    return game
+
+
+def setup(ruleset: str, roles: list[str], **extra: Any) -> dict[str, Any]:
+    return {"input": "setup", "ruleset": ruleset, "roles": roles, **extra}
+
+
+TOURNAMENT_ROLES = [
+    "civilian", "civilian", "mafia", "civilian", "sheriff",
+    "don", "civilian", "mafia", "civilian", "civilian",
+]  # fmt: skip
