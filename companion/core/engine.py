@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
 
 from . import day, discipline, night, outcome, views, voting
 from .common import IllegalInput, Step, require, seat_in_range
@@ -37,7 +36,7 @@ from .events import (
     TimerExpired,
     Undone,
 )
-from .state import Game, Result, Seat
+from .state import Game, Result, Seat, evolve
 
 __all__ = ["IllegalInput", "new_game", "step"]
 
@@ -104,7 +103,7 @@ def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tupl
     for number, mode in enumerate(now, 1):
         if number > len(old) or old[number - 1] != mode:
             effects.append(SetSeatLight(number, mode))
-    after = replace(after, lights=now, prev=before if link else after.prev)
+    after = evolve(after, {"lights": now, "prev": before if link else after.prev})
     return after, tuple(effects)
 
 

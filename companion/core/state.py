@@ -7,7 +7,8 @@ Each accepted input gives a new ``Game`` that keeps the one before it in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from operator import attrgetter
+from typing import Any, Literal, TypeVar
 
 from .rules import Ruleset
 
@@ -99,7 +100,7 @@ class Record:
     prev: Record | None = field(default=None, repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: evolve() copies its __dict__ in one go
 class Game:
     rules: Ruleset
     seats: tuple[Seat, ...] = ()
@@ -138,3 +139,33 @@ class Game:
         if self.phase == "speeches" and self.turn_at < len(self.turns):
             return self.turns[self.turn_at]
         return None
+
+
+_T = TypeVar("_T")
+_FIELDS: dict[type, tuple[tuple[str, ...], attrgetter[Any], dict[str, int]]] = {}
+
+
+def evolve(obj: _T, changes: dict[str, Any]) -> _T:
+    """``dataclasses.replace`` for the frozen classes above, without the
+    checks and the keyword call: replay throughput is bound by how fast
+    states are copied. ``Game`` (the big one) is copied dict to dict."""
+    cls = type(obj)
+    if cls is Game:
+        copy = object.__new__(cls)
+        fields = copy.__dict__
+        fields.update(obj.__dict__)
+        fields.update(changes)
+        return copy
+    known = _FIELDS.get(cls)
+    if known is None:
+        names: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
+        known = _FIELDS[cls] = (names, attrgetter(*names), {n: i for i, n in enumerate(names)})
+    names, getter, index = known
+    values = list(getter(obj))
+    for name, value in changes.items():
+        values[index[name]] = value
+    new = object.__new__(cls)
+    setter = object.__setattr__
+    for name, value in zip(names, values, strict=True):
+        setter(new, name, value)
+    return new

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import tomllib
 from bisect import bisect_right
+from contextlib import suppress
 
 KeyPath = tuple[str | int, ...]
 
@@ -25,10 +26,20 @@ _SCALAR_END = frozenset(",]}#\n")
 
 
 def key_lines(text: str) -> dict[KeyPath, int]:
-    """Map every key path, table header and array element to its line."""
+    """Map every key path, table header and array element to its line.
+
+    Should the scanner ever lose its way (it trusts the text to be valid
+    TOML), it returns what it has mapped so far: a line is a help in an error
+    message, never worth a second error.
+    """
     scanner = _Scanner(text)
-    scanner.document()
+    with suppress(_Lost, ValueError):
+        scanner.document()
     return scanner.lines
+
+
+class _Lost(Exception):
+    """The text is not what the scanner expected."""
 
 
 def line_of(lines: dict[KeyPath, int], path: KeyPath) -> int | None:
@@ -68,6 +79,15 @@ class _Scanner:
     def peek(self, n: int = 1) -> str:
         return self.text[self.pos : self.pos + n]
 
+    def advance(self, n: int) -> None:
+        self.pos += n
+        if self.pos > len(self.text):
+            raise _Lost("past the end")
+
+    def progressed(self, since: int) -> None:
+        if self.pos == since:
+            raise _Lost(f"stuck at offset {since}")
+
     def skip_blank(self) -> None:
         """Spaces and tabs."""
         while self.pos < len(self.text) and self.text[self.pos] in " \t":
@@ -96,6 +116,7 @@ class _Scanner:
     def document(self) -> None:
         table: KeyPath = ()
         while self.pos < len(self.text):
+            since = self.pos
             self.skip_blank()
             ch = self.peek()
             if ch in ("\r", "\n"):
@@ -106,6 +127,7 @@ class _Scanner:
                 table = self.header()
             elif ch:
                 self.key_value(table)
+            self.progressed(since)
 
     def header(self) -> KeyPath:
         line = self.line()
@@ -152,11 +174,10 @@ class _Scanner:
             start = self.pos
             self.string()
             quoted = self.text[start : self.pos]
-            value = tomllib.loads(f"k = {quoted}")["k"]
-            assert isinstance(value, str)
-            return value
+            return str(tomllib.loads(f"k = {quoted}")["k"])
         match = _BARE_KEY.match(self.text, self.pos)
-        assert match is not None, "key_lines() needs valid TOML"
+        if match is None:
+            raise _Lost(f"no key at offset {self.pos}")
         self.pos = match.end()
         return match.group()
 
@@ -188,7 +209,7 @@ class _Scanner:
             self.pos += 3
             close = quote * 3
             while not self.text.startswith(close, self.pos):
-                self.pos += 2 if quote == '"' and self.peek() == "\\" else 1
+                self.advance(2 if quote == '"' and self.peek() == "\\" else 1)
             self.pos += 3
             # up to two quotes may end the content right before the delimiter
             for _ in range(2):
@@ -197,7 +218,7 @@ class _Scanner:
             return
         self.pos += 1
         while self.peek() != quote:
-            self.pos += 2 if quote == '"' and self.peek() == "\\" else 1
+            self.advance(2 if quote == '"' and self.peek() == "\\" else 1)
         self.pos += 1
 
     def array(self, path: KeyPath) -> None:
@@ -208,11 +229,13 @@ class _Scanner:
             if self.peek() == "]":
                 self.pos += 1
                 return
+            since = self.pos
             self.record((*path, index), self.line())
             self.value((*path, index))
             self.skip_space()
             if self.peek() == ",":
                 self.pos += 1
+            self.progressed(since)
             index += 1
 
     def inline_table(self, path: KeyPath) -> None:
@@ -225,5 +248,6 @@ class _Scanner:
             if self.peek() == ",":
                 self.pos += 1
                 continue
+            since = self.pos
             self.key_value(path)
-            self.skip_blank()
+            self.progressed(since)

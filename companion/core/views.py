@@ -67,25 +67,27 @@ OFF, STEADY, SLOW_BLINK, FAST_BLINK = "off", "steady", "slow_blink", "fast_blink
 PENALISED, MAY_VOTE, HOLDING, IDLE = "penalised", "may_vote", "holding", "idle"
 
 
-def light(game: Game, seat: Seat) -> str:
-    if game.phase == "speeches":
-        turn = game.turn
-        if turn is not None and turn.seat == seat.number:  # a last word is spoken from out
-            if game.turn_over:
-                return FAST_BLINK
-            return SLOW_BLINK if game.turn_warned else STEADY
-    if seat.out is not None:
-        return OFF
-    if game.phase == "voting" and game.ballot is not None:
-        if seat.number in game.ballot.held:
-            return HOLDING
-        if may_vote(game, seat):
-            return MAY_VOTE
-    day = rights_day(game)
-    if day in (seat.silenced_day, seat.no_nomination_day, seat.no_vote_day):
-        return PENALISED
-    return IDLE
-
-
 def lights(game: Game) -> tuple[str, ...]:
-    return tuple(light(game, seat) for seat in game.seats)
+    """Each seat's light. Called once per accepted input, so what every seat
+    shares (the turn, the ballot, the day) is worked out once."""
+    day = rights_day(game)
+    turn = game.turn
+    speaker = turn.seat if turn is not None else 0
+    speaker_light = FAST_BLINK if game.turn_over else SLOW_BLINK if game.turn_warned else STEADY
+    ballot = game.ballot if game.phase == "voting" else None
+    held = ballot.held if ballot is not None else frozenset()
+    out: list[str] = []
+    for seat in game.seats:
+        if seat.number == speaker:  # a last word is spoken from out of the game
+            out.append(speaker_light)
+        elif seat.out is not None:
+            out.append(OFF)
+        elif seat.number in held:
+            out.append(HOLDING)
+        elif ballot is not None and seat.no_vote_day != day:
+            out.append(MAY_VOTE)
+        elif day in (seat.silenced_day, seat.no_nomination_day, seat.no_vote_day):
+            out.append(PENALISED)
+        else:
+            out.append(IDLE)
+    return tuple(out)
