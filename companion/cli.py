@@ -30,13 +30,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command is None:
             game = _replay(DEMO, None)
-            _print(game, as_json=False)
+            _print(game, as_json=False, lang=args.lang)
         elif args.command == "replay":
             game = _replay(Path(args.script), Path(args.journal) if args.journal else None)
-            _print(game, args.json)
+            _print(game, args.json, args.lang)
         elif args.command == "resume":
             game = _resume(Path(args.journal), Path(args.script) if args.script else None)
-            _print(game, args.json)
+            _print(game, args.json, args.lang)
         elif args.command == "rulesets":
             for name in available_rulesets():
                 print(name)
@@ -48,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    parser.add_argument(
+        "--lang", choices=("ru", "en"), default="ru", help="language of the protocol (ru)"
+    )
     sub = parser.add_subparsers(dest="command")
     replay = sub.add_parser("replay", help="run a table script on a fake clock")
     replay.add_argument("script")
@@ -124,11 +127,11 @@ def _finished(table: Table, source: Path) -> Game:
     return table.game
 
 
-def _print(game: Game, as_json: bool) -> None:
+def _print(game: Game, as_json: bool, lang: str = "ru") -> None:
     if as_json:
         print(json.dumps(report.summary(game), ensure_ascii=False, indent=2))
     else:
-        print("\n".join(report.protocol(game)))
+        print("\n".join(report.protocol(game, lang)))
 
 
 if __name__ == "__main__":

@@ -62,47 +62,127 @@ def records(game: Game) -> list[Record]:
     return out
 
 
-_RU: dict[str, str] = {
-    "setup": "Стол: правила {ruleset}, мест {seats}, роли {roles}",
-    "night": "Ночь {number}",
-    "day": "День {number}",
-    "nomination": "Игрок {by} выставил игрока {target}",
-    "passed": "Игрок {seat} закончил речь досрочно",
-    "overrun": "Игрок {seat}: время вышло",
-    "speech_lost": "Игрок {seat} лишён слова",
-    "votes": "За игрока {nominee}: {votes} (голосовали: {voters})",
-    "tie": "Поровну: {seats}",
-    "all_stay": "Все остаются за столом (за подъём: {votes})",
-    "no_vote": "Голосования нет ({reason})",
-    "out": "Игрок {seat} покидает стол: {how}",
-    "voted_already_out": "Игрок {seat} уже покинул стол",
-    "offence": "Игрок {seat}: нарушение {offence} (п. {clause})",
-    "ladder": "Игрок {seat}: {at}-я ступень дисциплины (п. {clause})",
-    "proposal_dismissed": "Предложение снято: игрок {seat}, {offence}",
-    "night_choice": "Ночь: {step}: игрок {seat} → {target}",
-    "check": "Проверка: игрок {seat} проверил игрока {target}: {answer}",
-    "miss": "Промах ({step})",
-    "counts_reset": "Замечания аннулированы",
-    "best_move": "Лучший ход игрока {seat}: {suspects} (чёрных: {black})",
-    "surrender": "Команда {team} сдалась",
-    "result": "Итог: победа {winners}; поражение {losers} ({reason})",
+_TEMPLATES: dict[str, dict[str, str]] = {
+    "ru": {
+        "setup": "Стол: правила «{ruleset}», мест {seats}",
+        "night": "Ночь {number}",
+        "day": "День {number}",
+        "nomination": "Игрок {by} выставил игрока {target}",
+        "passed": "Игрок {seat} закончил речь досрочно («Пас»)",
+        "overrun": "Игрок {seat}: время вышло",
+        "speech_lost": "Игрок {seat} лишён слова",
+        "votes": "За игрока {nominee}: {votes} (голосовали: {voters})",
+        "tie": "Поровну: {seats}",
+        "all_stay": "Все остаются за столом (за уход всех: {votes})",
+        "no_vote": "Голосования нет ({reason})",
+        "out": "Игрок {seat} покидает стол: {how}",
+        "voted_already_out": "Игрок {seat} уже покинул стол",
+        "offence": "Игрок {seat}: {offence} (п. {clause})",
+        "ladder": "Игрок {seat}: {at}-я ступень дисциплины (п. {clause})",
+        "proposal_dismissed": "Предложение снято: игрок {seat}, {offence}",
+        "night_choice": "{step}: игрок {seat} → игрок {target}",
+        "check": "Проверка: игрок {seat} проверил игрока {target}: {answer}",
+        "miss": "Промах",
+        "counts_reset": "Замечания аннулированы",
+        "best_move": "Лучший ход игрока {seat}: {suspects} (чёрных: {black})",
+        "surrender": "Команда «{team}» сдалась",
+        "result": "Итог: победа — {winners}; поражение — {losers} ({reason})",
+        "seat": "Место {seat}: {role}",
+        "excluded": "исключён из клуба",
+        "rating": "рейтинг −{points}",
+        "killed": "убит ночью",
+        "voted": "заголосован",
+        "removed": "удалён",
+        "yes": "да",
+        "no": "нет",
+        "day_prefix": "день",
+        "nobody": "никто",
+    },
+    "en": {
+        "setup": "Table: ruleset {ruleset!r}, {seats} seats",
+        "night": "Night {number}",
+        "day": "Day {number}",
+        "nomination": "Seat {by} nominated seat {target}",
+        "passed": "Seat {seat} ended their speech early",
+        "overrun": "Seat {seat}: time is up",
+        "speech_lost": "Seat {seat} has lost their speech",
+        "votes": "For seat {nominee}: {votes} (voters: {voters})",
+        "tie": "Tie: {seats}",
+        "all_stay": "Everyone stays (votes for all leaving: {votes})",
+        "no_vote": "No vote ({reason})",
+        "out": "Seat {seat} leaves the table: {how}",
+        "voted_already_out": "Seat {seat} has already left",
+        "offence": "Seat {seat}: {offence} (clause {clause})",
+        "ladder": "Seat {seat}: discipline step {at} (clause {clause})",
+        "proposal_dismissed": "Proposal dismissed: seat {seat}, {offence}",
+        "night_choice": "{step}: seat {seat} → seat {target}",
+        "check": "Check: seat {seat} checked seat {target}: {answer}",
+        "miss": "Miss",
+        "counts_reset": "Remarks cancelled",
+        "best_move": "Best move of seat {seat}: {suspects} (black: {black})",
+        "surrender": "Team {team!r} surrendered",
+        "result": "Result: winners — {winners}; losers — {losers} ({reason})",
+        "seat": "Seat {seat}: {role}",
+        "excluded": "excluded from the club",
+        "rating": "rating −{points}",
+        "killed": "killed at night",
+        "voted": "voted out",
+        "removed": "removed",
+        "yes": "yes",
+        "no": "no",
+        "day_prefix": "day",
+        "nobody": "nobody",
+    },
 }
 
 
-def protocol(game: Game) -> list[str]:
-    """The protocol as text lines (Russian)."""
+def protocol(game: Game, lang: str = "ru") -> list[str]:
+    """The protocol as text lines, in Russian (default) or English."""
+    words = _TEMPLATES[lang]
+    rules = game.rules
+    role_names = {role.id: role.name for role in rules.roles}
+    team_names = {team.id: team.name for team in rules.teams}
+
+    def teams(ids: object) -> str:
+        names = [team_names.get(t, t) for t in str(ids).split(",") if t]
+        return ", ".join(names) or words["nobody"]
+
     lines = []
     for record in records(game):
         data = dict(record.data)
-        template = _RU.get(record.kind)
+        if record.kind == "out":
+            data["how"] = words.get(str(data["how"]), data["how"])
+        elif record.kind == "check":
+            data["answer"] = words.get(str(data["answer"]), data["answer"])
+        elif record.kind == "result":
+            data["winners"], data["losers"] = teams(data["winners"]), teams(data["losers"])
+        elif record.kind == "surrender":
+            data["team"] = team_names.get(str(data["team"]), data["team"])
+        elif record.kind == "offence":
+            data["offence"] = _offence_text(game, str(data["offence"]), lang)
+        template = words.get(record.kind)
         text = template.format(**data) if template else f"{record.kind} {data}"
-        lines.append(f"[день {record.day}] {text}")
+        lines.append(f"[{words['day_prefix']} {record.day}] {text}")
+        if record.kind == "setup":
+            for seat in game.seats:
+                role = role_names.get(seat.role, seat.role) if lang == "ru" else seat.role
+                lines.append("  " + words["seat"].format(seat=seat.number, role=role))
     for seat in game.seats:
         extra = []
         if seat.excluded:
-            extra.append("исключён из клуба")
+            extra.append(words["excluded"])
         if seat.rating_penalty:
-            extra.append(f"рейтинг −{seat.rating_penalty}")
+            extra.append(words["rating"].format(points=seat.rating_penalty))
         if extra:
-            lines.append(f"Игрок {seat.number}: {', '.join(extra)}")
+            lines.append(words["seat"].format(seat=seat.number, role=", ".join(extra)))
     return lines
+
+
+def _offence_text(game: Game, offence_id: str, lang: str) -> str:
+    if lang != "ru":
+        return offence_id
+    try:
+        text = game.rules.offence(offence_id).text
+    except KeyError:
+        return offence_id
+    return text if len(text) <= 70 else text[:67].rstrip() + "…"

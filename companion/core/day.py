@@ -132,12 +132,18 @@ def _queue_done(t: Step) -> None:
 def nominate(t: Step, event: Nominated) -> None:
     game = t.game
     turn = game.turn
-    require(
-        turn is not None and turn.kind == "speech" and turn.seat == event.by,
-        f"seat {event.by} may nominate only in their own speech",
-    )
-    require(not game.turn_over, f"seat {event.by}'s time is up: the nomination comes too late")
     by = seat_in_range(game, event.by, "by")
+    regular = turn is not None and turn.kind == "speech"
+    own = regular and turn is not None and turn.seat == event.by
+    # A seat that lost today's speech but kept its nomination (club ladder.3: «имеет
+    # право только на выставление кандидатуры и голосование») has no minute of its
+    # own: the host takes its nomination during the day's regular speeches.
+    silenced = regular and by.out is None and not views.may_speak(game, by)
+    require(own or silenced, f"seat {event.by} may nominate only in their own speech")
+    require(
+        silenced or not game.turn_over,
+        f"seat {event.by}'s time is up: the nomination comes too late",
+    )
     require(by.nominated_day != game.day, f"seat {event.by} has already nominated today")
     require(views.may_nominate(game, by), f"seat {event.by} may not nominate today")
     living_seat(game, event.target, "target")
