@@ -74,10 +74,15 @@ def _replay(script: Path, journal_path: Path | None) -> Game:
     if journal_path is not None and journal_path.exists() and journal_path.stat().st_size:
         raise CliError(f"{journal_path}: journal exists; use 'companion resume {journal_path}'")
     is_journal = bool(lines) and lines[0].fields.get("journal") is True
+    _stamp_setup(lines)
+    # Opened only now that every line has parsed: a broken script leaves no journal.
     sink = journal.Journal(journal_path) if journal_path is not None else None
     table = Table(journal=sink, auto_timers=not is_journal, source=str(script))
-    _stamp_setup(lines)
-    table.run(lines)
+    try:
+        table.run(lines)
+    finally:
+        if sink is not None:
+            sink.close()
     return _finished(table, script)
 
 
@@ -90,16 +95,24 @@ def _resume(journal_path: Path, script: Path | None) -> Game:
             file=sys.stderr,
         )
     lines = parse_lines(text.lines, str(journal_path), load_ruleset)
+    # The script is parsed before anything runs or the journal is touched.
+    script_lines = _lines(script) if script is not None else []
     _check_digest(journal_path, lines)
     table = Table(auto_timers=False, source=str(journal_path))
     table.run(lines)
     # Journal from here on; cut a torn tail first so the next line starts clean.
-    table.journal = journal.Journal(journal_path, truncate_to=text.good_bytes)
-    if script is not None:
-        rest = [line for line in _lines(script) if line.number > table.last_line]
-        table.auto_timers = True
-        table.source = str(script)
-        table.run(rest)
+    sink = journal.Journal(journal_path, truncate_to=text.good_bytes)
+    table.journal = sink
+    try:
+        if script is not None:
+            rest = [line for line in script_lines if line.number > table.last_line]
+            if table.game is None:  # not even the setup was journaled
+                _stamp_setup(rest)
+            table.auto_timers = True
+            table.source = str(script)
+            table.run(rest)
+    finally:
+        sink.close()
     return _finished(table, journal_path)
 
 

@@ -27,7 +27,9 @@ def read(path: Path) -> JournalText:
     data = path.read_bytes()
     end = data.rfind(b"\n") + 1
     body, tail = data[:end], data[end:]
-    lines = body.decode("utf-8", errors="replace").splitlines()
+    # Split on b"\n" only: str.splitlines() would also split inside a value
+    # holding U+2028 or U+0085, which json.dumps(ensure_ascii=False) leaves raw.
+    lines = [raw.decode("utf-8", errors="replace") for raw in body.split(b"\n")[:-1]]
     torn = tail.decode("utf-8", errors="replace") if tail else None
     if torn is None and lines:
         try:
@@ -35,7 +37,7 @@ def read(path: Path) -> JournalText:
         except json.JSONDecodeError:
             # A newline may have landed before the rest of the line did.
             torn = lines.pop()
-            end = len("\n".join(lines).encode()) + (1 if lines else 0)
+            end = body.rfind(b"\n", 0, end - 1) + 1
     return JournalText(lines, torn, end)
 
 

@@ -39,66 +39,101 @@ class Table:
 
     # --- feeding --------------------------------------------------------------
     def run(self, lines: Iterable[ScriptLine]) -> Game | None:
+        feed = self.feed
         for line in lines:
-            self.feed(line)
+            feed(line)
         return self.game
 
     def feed(self, line: ScriptLine) -> None:
-        if self.auto_timers:
-            self.advance_to(line.at)
-        self.now = max(self.now, line.at)
-        if line.event is None:  # "wait"
-            self.last_line = max(self.last_line, line.fields.get("line", line.number))
-            return
-        record = {"at": line.at, **line.fields}
-        if isinstance(line.event, GameSetUp) and self.journal is not None:
-            record["journal"] = True
-        record.setdefault("line", line.number)
+        at = line.at
         try:
-            self.apply(line.event, record)
+            if self.auto_timers and self.timers:
+                self.advance_to(at)
+            if at > self.now:
+                self.now = at
+            event = line.event
+            if event is None:  # "wait"
+                self.last_line = max(self.last_line, line.fields.get("line", line.number))
+                return
+            self._apply(event, line, None)
         except ValueError as error:  # IllegalInput and BadEvent
             raise ScriptError(self.source, line.number, line.text, str(error)) from None
-        self.last_line = max(self.last_line, int(record["line"]))
+        # A timer expiry read back from a journal came from the clock, not from
+        # a script line: it must not move ``last_line`` (the journal's own line
+        # numbers are not the script's).
+        number = line.fields.get("line")
+        if number is None and type(event) is not TimerExpired:
+            number = line.number
+        if number is not None and number > self.last_line:
+            self.last_line = number
 
     def advance_to(self, at: float) -> None:
         """Fire, in deadline order, every timer due by ``at``."""
-        while self.timers:
-            name, (deadline, generation) = min(self.timers.items(), key=lambda kv: kv[1])
+        timers = self.timers
+        while timers:
+            name = min(timers, key=timers.__getitem__)  # earliest (deadline, generation)
+            deadline, generation = timers[name]
             if deadline > at:
                 break
-            self.now = deadline
+            # A deadline already past (a timer an undo brought back) fires now:
+            # the clock, and so the journal, never runs backwards.
+            if deadline > self.now:
+                self.now = deadline
             expired = TimerExpired(name, generation)
-            self.apply(expired, {"at": deadline, **event_fields(expired)})
+            self._apply(expired, None, {"at": self.now, **event_fields(expired)})
 
     def apply(self, event: Event, record: dict[str, Any]) -> tuple[Effect, ...]:
         """Step the engine; journal the input once accepted; then carry out its effects."""
-        if isinstance(event, GameSetUp):
-            if self.game is not None:
+        return self._apply(event, None, record)
+
+    def _apply(
+        self, event: Event, line: ScriptLine | None, record: dict[str, Any] | None
+    ) -> tuple[Effect, ...]:
+        """``apply`` for a script line or a ready record; the record of a script
+        line is only built when there is a journal to write it to."""
+        before = self.game
+        if type(event) is GameSetUp:
+            if before is not None:
                 raise ValueError("the table is already set up")
             game, effects = new_game(event)
         else:
-            if self.game is None:
+            if before is None:
                 raise ValueError("the first input must be a setup")
-            game, effects = step(self.game, event)
-        changed = game is not self.game
+            game, effects = step(before, event)
         if self.journal is not None:
+            if record is None:
+                assert line is not None
+                record = self._record(line)
             self.journal.append(record)
         self.inputs += 1
-        if isinstance(event, TimerExpired):
-            self.timers.pop(event.name, None)
-        if isinstance(event, Undone):
+        if type(event) is Undone:
             self.timers = self._timer_history.pop() if self._timer_history else {}
-        elif changed and self.game is not None:
-            self._timer_history.append(dict(self.timers))
+        else:
+            if game is not before and before is not None:
+                # The timers as they were before this input (an expired timer
+                # included): what an undo of it brings back.
+                self._timer_history.append(dict(self.timers))
+            if type(event) is TimerExpired:
+                self.timers.pop(event.name, None)
         self.game = game
-        self._carry_out(effects)
+        if effects:
+            self._carry_out(effects)
         return effects
 
+    def _record(self, line: ScriptLine) -> dict[str, Any]:
+        """The journal line of a script line: its time, its fields, its line number."""
+        record = {"at": line.at, **line.fields}
+        if type(line.event) is GameSetUp:
+            record["journal"] = True
+        record.setdefault("line", line.number)
+        return record
+
     def _carry_out(self, effects: tuple[Effect, ...]) -> None:
+        timers, now = self.timers, self.now
         for effect in effects:
             if isinstance(effect, StartTimer):
-                self.timers[effect.name] = (self.now + effect.seconds, effect.generation)
+                timers[effect.name] = (now + effect.seconds, effect.generation)
             elif isinstance(effect, CancelTimer):
-                self.timers.pop(effect.name, None)
-        if self.on_effects is not None and effects:
-            self.on_effects(self.now, effects)
+                timers.pop(effect.name, None)
+        if self.on_effects is not None:
+            self.on_effects(now, effects)

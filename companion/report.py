@@ -86,6 +86,7 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "counts_reset": "Замечания аннулированы",
         "best_move": "Лучший ход игрока {seat}: {suspects} (чёрных: {black})",
         "surrender": "Команда «{team}» сдалась",
+        "exempt": "Игрок {seat} ({role}) покидает стол, игра продолжается (исключение для роли)",
         "result": "Итог: победа — {winners}; поражение — {losers} ({reason})",
         "seat": "Место {seat}: {role}",
         "excluded": "исключён из клуба",
@@ -121,6 +122,7 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "counts_reset": "Remarks cancelled",
         "best_move": "Best move of seat {seat}: {suspects} (black: {black})",
         "surrender": "Team {team!r} surrendered",
+        "exempt": "Seat {seat} ({role}) leaves, the game goes on (role exception)",
         "result": "Result: winners — {winners}; losers — {losers} ({reason})",
         "seat": "Seat {seat}: {role}",
         "excluded": "excluded from the club",
@@ -156,6 +158,8 @@ def protocol(game: Game, lang: str = "ru") -> list[str]:
             data["answer"] = words.get(str(data["answer"]), data["answer"])
         elif record.kind == "result":
             data["winners"], data["losers"] = teams(data["winners"]), teams(data["losers"])
+        elif record.kind == "exempt":
+            data["role"] = role_names.get(str(data["role"]), data["role"]) if lang == "ru" else data["role"]
         elif record.kind == "surrender":
             data["team"] = team_names.get(str(data["team"]), data["team"])
         elif record.kind == "offence":

@@ -8,6 +8,7 @@ expiries are written out), so one parser serves both.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -81,6 +82,12 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "timer": (("name", "generation"), ()),
 }
 
+#: every key an input may carry ("line": the script line a journal record came from)
+_ALLOWED = {
+    name: frozenset({"input", *_TIME_KEYS, "line", *required, *optional})
+    for name, (required, optional) in _SHAPES.items()
+}
+
 RulesetLoader = Callable[[str], Ruleset]
 
 
@@ -116,19 +123,21 @@ def parse_line(
     if name not in _SHAPES:
         raise fail(f"'input' must be one of {', '.join(sorted(_SHAPES))}")
     at = _time(obj, now, fail)
-    required, optional = _SHAPES[name]
-    allowed = {"input", *_TIME_KEYS, "line", *required, *optional}
-    unknown = sorted(set(obj) - allowed)
-    if unknown:
+    if not obj.keys() <= _ALLOWED[name]:
+        unknown = sorted(obj.keys() - _ALLOWED[name])
         raise fail(f"unknown key {unknown[0]!r} for input {name!r}")
-    missing = [key for key in required if key not in obj]
-    if missing:
-        raise fail(f"input {name!r} needs {missing[0]!r}")
+    for key in _SHAPES[name][0]:
+        if key not in obj:
+            raise fail(f"input {name!r} needs {key!r}")
     fields = {k: v for k, v in obj.items() if k not in _TIME_KEYS}
     try:
+        if "line" in obj and _int(obj, "line") < 1:
+            raise BadEvent("'line' must be a line number (1, 2, ...)")
         event = _event(name, obj, load_ruleset)
     except (BadEvent, TypeError, ValueError, KeyError) as error:
-        raise fail(str(error).strip("'\"")) from None
+        # str(KeyError) is the key's repr; every other error is its message.
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        raise fail(str(message)) from None
     return ScriptLine(number, at, fields, text, event)
 
 
@@ -137,12 +146,12 @@ def _time(obj: dict[str, Any], now: float, fail: Callable[[str], ScriptError]) -
         raise fail("give either 'at' or 'after', not both")
     if "at" in obj:
         at = obj["at"]
-        if not _is_number(at) or at < now:
+        if not _is_number(at) or not at >= now or not math.isfinite(at):
             raise fail(f"'at' must be a number of seconds not before {now:g}")
         return float(at)
     if "after" in obj:
         after = obj["after"]
-        if not _is_number(after) or after < 0:
+        if not _is_number(after) or not after >= 0 or not math.isfinite(after):
             raise fail("'after' must be a number of seconds, 0 or more")
         return now + float(after)
     return now
@@ -175,39 +184,53 @@ def _ints(obj: dict[str, Any], key: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
+    roles = obj.get("roles")
+    if roles is not None and (
+        not isinstance(roles, list) or not all(isinstance(r, str) for r in roles)
+    ):
+        raise BadEvent("'roles' must be a list of role ids, one per seat")
+    if "journal" in obj and not isinstance(obj["journal"], bool):
+        raise BadEvent("'journal' must be true or false")
+    if "ruleset_sha256" in obj:
+        _str(obj, "ruleset_sha256")
+    seats = _int(obj, "seats") if "seats" in obj else len(roles) if roles else 10
+    return GameSetUp(
+        ruleset=load_ruleset(_str(obj, "ruleset")),
+        seats=seats,
+        roles=tuple(roles) if roles is not None else None,
+        seed=_int(obj, "seed") if "seed" in obj else 0,
+        first_speaker=_int(obj, "first_speaker") if "first_speaker" in obj else 1,
+    )
+
+
+def _night_choice(action: str | None) -> Callable[[dict[str, Any]], Event]:
+    return lambda obj: NightChoiceMade(_int(obj, "seat"), _int(obj, "target"), action)
+
+
+#: input name -> the event it stands for (setup, which loads a ruleset, apart)
+_BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
+    "next": lambda obj: HostAdvanced(),
+    "undo": lambda obj: Undone(),
+    "wait": lambda obj: None,
+    "press": lambda obj: SeatPressed(_int(obj, "seat")),
+    "release": lambda obj: SeatReleased(_int(obj, "seat")),
+    "pass": lambda obj: SpeechPassed(_int(obj, "seat")),
+    "nominate": lambda obj: Nominated(_int(obj, "by"), _int(obj, "target")),
+    "offence": lambda obj: OffenceGiven(_int(obj, "seat"), _str(obj, "offence")),
+    "dismiss": lambda obj: ProposalDismissed(_int(obj, "index")),
+    "best_move": lambda obj: BestMoveMade(_int(obj, "seat"), _ints(obj, "suspects")),
+    "surrender": lambda obj: TeamSurrendered(_str(obj, "team")),
+    "timer": lambda obj: TimerExpired(_str(obj, "name"), _int(obj, "generation")),
+    "choice": _night_choice(None),
+    **{alias: _night_choice(action) for alias, action in _NIGHT_ALIASES.items()},
+}
+
+
 def _event(name: str, obj: dict[str, Any], load_ruleset: RulesetLoader) -> Event | None:
     if name == "setup":
-        roles = obj.get("roles")
-        if roles is not None and (
-            not isinstance(roles, list) or not all(isinstance(r, str) for r in roles)
-        ):
-            raise BadEvent("'roles' must be a list of role ids, one per seat")
-        seats = _int(obj, "seats") if "seats" in obj else len(roles) if roles else 10
-        return GameSetUp(
-            ruleset=load_ruleset(_str(obj, "ruleset")),
-            seats=seats,
-            roles=tuple(roles) if roles is not None else None,
-            seed=_int(obj, "seed") if "seed" in obj else 0,
-            first_speaker=_int(obj, "first_speaker") if "first_speaker" in obj else 1,
-        )
-    simple: dict[str, Callable[[], Event | None]] = {
-        "next": HostAdvanced,
-        "undo": Undone,
-        "wait": lambda: None,
-        "press": lambda: SeatPressed(_int(obj, "seat")),
-        "release": lambda: SeatReleased(_int(obj, "seat")),
-        "pass": lambda: SpeechPassed(_int(obj, "seat")),
-        "nominate": lambda: Nominated(_int(obj, "by"), _int(obj, "target")),
-        "offence": lambda: OffenceGiven(_int(obj, "seat"), _str(obj, "offence")),
-        "dismiss": lambda: ProposalDismissed(_int(obj, "index")),
-        "best_move": lambda: BestMoveMade(_int(obj, "seat"), _ints(obj, "suspects")),
-        "surrender": lambda: TeamSurrendered(_str(obj, "team")),
-        "timer": lambda: TimerExpired(_str(obj, "name"), _int(obj, "generation")),
-        "choice": lambda: NightChoiceMade(_int(obj, "seat"), _int(obj, "target")),
-    }
-    if name in _NIGHT_ALIASES:
-        return NightChoiceMade(_int(obj, "seat"), _int(obj, "target"), _NIGHT_ALIASES[name])
-    return simple[name]()
+        return _setup(obj, load_ruleset)
+    return _BUILD[name](obj)
 
 
 def event_fields(event: Event) -> dict[str, Any]:

@@ -303,6 +303,46 @@ class CoreMachine(RuleBasedStateMachine):
         for _ in range(times):
             self.apply(HostAdvanced())
 
+    @rule(data=st.data(), times=st.integers(1, 20))
+    def play_along(self, data: st.DataObject, times: int) -> None:
+        """Inputs a real table would give now, so that games reach votes,
+        ties, kills and last words (random inputs alone rarely do)."""
+        for _ in range(times):
+            game = self.g
+            if game.phase == "ended":
+                return
+            living = [s.number for s in game.seats if s.out is None]
+            turn = game.turn
+            if turn is not None and turn.kind == "speech" and data.draw(st.booleans()):
+                free = [n for n in living if n not in game.nominees]
+                if free and not game.turn_over:
+                    target = data.draw(st.sampled_from(free), label="nominee")
+                    self.apply(Nominated(turn.seat, target))
+                    continue
+            if game.phase == "voting" and game.ballot is not None and not game.ballot.counting:
+                # Even shares make ties, and ties make revotes and all-leave votes.
+                share = len(living) // len(game.ballot.candidates)
+                k = data.draw(st.sampled_from([0, 1, share, share, len(living)]), label="votes")
+                voters = data.draw(st.permutations(living), label="voters")[:k]
+                for voter in voters:
+                    self.apply(SeatPressed(voter))
+                self.apply(HostAdvanced())  # «Спасибо»
+                for voter in voters:
+                    self.apply(SeatReleased(voter))
+            elif game.phase == "night":
+                all_steps = night_steps(game)
+                if game.night_step < len(all_steps):
+                    night_step = all_steps[game.night_step]
+                    actors = [s.number for s in game.seats if s.role in night_step.roles]
+                    target = data.draw(st.sampled_from(living), label="target")
+                    for actor in actors:
+                        if night_step.action != "none" and game.seat(actor).out is None:
+                            self.apply(NightChoiceMade(actor, target))
+                if self.g is game:
+                    self.apply(HostAdvanced())
+            else:
+                self.apply(HostAdvanced())
+
     @precondition(lambda self: bool(self.g.timers))
     @rule(data=st.data())
     def timer_fires(self, data: st.DataObject) -> None:
@@ -389,7 +429,7 @@ class CoreMachine(RuleBasedStateMachine):
     def surrender(self, data: st.DataObject) -> None:
         # Mostly an unknown team: a real surrender ends the game at once.
         teams = [t.id for t in self.g.rules.teams]
-        real = data.draw(st.integers(0, 7), label="real") == 0
+        real = data.draw(st.integers(0, 99), label="real") == 57
         team = data.draw(st.sampled_from(teams), label="team") if real else "spectators"
         self.apply(TeamSurrendered(team))
 

@@ -37,7 +37,7 @@ def start(t: Step, victims: tuple[int, ...]) -> None:
     t.set(opener=opener)
     count = len(game.seats)
     order = [(opener - 1 + i) % count + 1 for i in range(count)]
-    turns = [Turn(v, "last_word", _last_word_s(t, v)) for v in victims]
+    turns = [Turn(v, "last_word", _last_word_s(t, v)) for v in victims if _last_word_s(t, v) > 0]
     turns += [Turn(n, "speech") for n in order if t.seat(n).out is None]
     queue(t, tuple(turns), "vote")
 

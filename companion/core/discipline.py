@@ -57,6 +57,7 @@ def give(t: Step, number: int, key: str) -> None:
         t.say("leaves_at_morning", seat=number)
     elif cost == "team_loss":
         if exempt:
+            t.record("exempt", seat=number, role=seat.role, offence=offence.id)
             if seat.out is None:
                 remove(t, number, offence.clause, cue=offence.exempt_cue)
             elif offence.exempt_cue:

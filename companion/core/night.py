@@ -103,8 +103,12 @@ def advance_if_complete(t: Step) -> None:
 def _morning(t: Step) -> None:
     game = t.game
     victims = _resolve(t) if game.day > 0 else ()
+    last_word_s = game.rules.timings.last_word_s
     for victim in victims:
-        t.update_seat(victim, out=Out("killed", game.day, game.rules.timings.last_word_s))
+        # Club removal.3: a seat that peeked leaves «без права последнего слова» at
+        # morning, and being killed the same night does not give the word back.
+        granted = 0 if game.seat(victim).removal_at_morning else last_word_s
+        t.update_seat(victim, out=Out("killed", game.day, granted), removal_at_morning=False)
         t.record("out", seat=victim, how="killed")
     if victims and game.day == 1 and game.first_victim == 0 and game.rules.best_move:
         t.set(first_victim=victims[0])
@@ -150,7 +154,7 @@ def _resolve(t: Step) -> tuple[int, ...]:
             shot_by = {seat for seat, _ in mine}
             if shooters and shot_by.issuperset(shooters) and len(targets) == 1:
                 kills.append(targets.pop())
-            else:
+            elif shooters:  # no shooter left alive: nothing to miss
                 t.record("miss", step=step.id)
                 t.say("miss")
         elif step.action == "kill":
