@@ -42,13 +42,18 @@ def summary(game: Game) -> dict[str, Any]:
                     "last_word_s": seat.out.last_word_s,
                 },
                 "offences": seat.count,
-                "next_speech_s": views.next_speech_s(game, seat),
+                "next_speech_s": _num(views.next_speech_s(game, seat)),
                 "may_nominate": views.may_nominate(game, seat),
                 "may_vote": views.may_vote(game, seat),
             }
             for seat in game.seats
         ],
     }
+
+
+def _num(seconds: float) -> int | float:
+    """Whole seconds print as 60, not 60.0."""
+    return int(seconds) if float(seconds).is_integer() else seconds
 
 
 def records(game: Game) -> list[Record]:
@@ -72,6 +77,7 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "overrun": "Игрок {seat}: время вышло",
         "speech_lost": "Игрок {seat} лишён слова",
         "votes": "За игрока {nominee}: {votes} (голосовали: {voters})",
+        "all_leave_votes": "За уход всех голосуемых: {votes} (голосовали: {voters})",
         "tie": "Поровну: {seats}",
         "all_stay": "Все остаются за столом (за уход всех: {votes})",
         "no_vote": "Голосования нет ({reason})",
@@ -86,6 +92,7 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "counts_reset": "Замечания аннулированы",
         "best_move": "Лучший ход игрока {seat}: {suspects} (чёрных: {black})",
         "surrender": "Команда «{team}» сдалась",
+        "undone": "Ведущий отменил последний ввод ({records})",
         "exempt": "Игрок {seat} ({role}) покидает стол, игра продолжается (исключение для роли)",
         "result": "Итог: победа — {winners}; поражение — {losers} ({reason})",
         "seat": "Место {seat}: {role}",
@@ -108,6 +115,7 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "overrun": "Seat {seat}: time is up",
         "speech_lost": "Seat {seat} has lost their speech",
         "votes": "For seat {nominee}: {votes} (voters: {voters})",
+        "all_leave_votes": "For all nominees leaving: {votes} (voters: {voters})",
         "tie": "Tie: {seats}",
         "all_stay": "Everyone stays (votes for all leaving: {votes})",
         "no_vote": "No vote ({reason})",
@@ -122,6 +130,7 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "counts_reset": "Remarks cancelled",
         "best_move": "Best move of seat {seat}: {suspects} (black: {black})",
         "surrender": "Team {team!r} surrendered",
+        "undone": "The host took back the last input ({records})",
         "exempt": "Seat {seat} ({role}) leaves, the game goes on (role exception)",
         "result": "Result: winners — {winners}; losers — {losers} ({reason})",
         "seat": "Seat {seat}: {role}",
@@ -159,12 +168,17 @@ def protocol(game: Game, lang: str = "ru") -> list[str]:
         elif record.kind == "result":
             data["winners"], data["losers"] = teams(data["winners"]), teams(data["losers"])
         elif record.kind == "exempt":
-            data["role"] = role_names.get(str(data["role"]), data["role"]) if lang == "ru" else data["role"]
+            data["role"] = (
+                role_names.get(str(data["role"]), data["role"]) if lang == "ru" else data["role"]
+            )
         elif record.kind == "surrender":
             data["team"] = team_names.get(str(data["team"]), data["team"])
         elif record.kind == "offence":
             data["offence"] = _offence_text(game, str(data["offence"]), lang)
-        template = words.get(record.kind)
+        kind = record.kind
+        if kind == "votes" and data.get("nominee") == 0:  # voting.ALL: the all-leave vote
+            kind = "all_leave_votes"
+        template = words.get(kind)
         text = template.format(**data) if template else f"{record.kind} {data}"
         lines.append(f"[{words['day_prefix']} {record.day}] {text}")
         if record.kind == "setup":

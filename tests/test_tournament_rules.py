@@ -28,13 +28,12 @@ from companion.core.events import (
 )
 from companion.core.state import Game
 from companion.replay import Table
-from companion.report import records, summary
+from companion.report import protocol, records, summary
 from companion.rulesets import load_ruleset
 from companion.script import ScriptError, parse_lines
 from tests.helpers import TOURNAMENT_ROLES, play, setup
 
 RULES = load_ruleset("tournament")
-T = RULES.timings
 NIGHT0_S = sum(s.seconds for s in RULES.night0)  # agreement 60 s + free seating 20 s
 
 Line = dict[str, Any]
@@ -204,7 +203,8 @@ def fouls(seat: int, n: int, after: float = 5) -> list[Line]:
 
 def test_third_foul_before_the_seats_speech_costs_todays_speech() -> None:
     """4.4 «лишается права слова на данном кругу»: seat 5 gets its 3rd foul in seat 2's
-    minute; its speech is skipped today and it cannot nominate, but it still votes."""
+    minute; its speech is skipped today (so it has no minute to nominate in), but it
+    still votes; day 2 is a new round and its speech is back."""
     s = Script().speech(1, nominate=3)
     s.lines += fouls(5, 3)
     before = s.play()
@@ -231,6 +231,7 @@ def test_third_foul_after_speaking_costs_the_next_days_speech() -> None:
     game = s.play()
     two = seat_json(game, 2)
     assert two["offences"] == 3 and two["may_vote"]
+    assert summary(game)["nominees"] == [8]  # its nomination stands
     assert two["next_speech_s"] == 60  # nothing more to lose today
     s.speeches(3, 4, 5, 6, 7, 8, 9, 10, s3=3).vote((2, 4, 5, 6, 7, 9))
     voted = s.play()
@@ -463,6 +464,17 @@ def test_undecided_votes_go_to_the_last_nominee() -> None:
     assert seat_json(game, 8)["out"] == {"how": "voted", "day": 1, "last_word_s": 60}
 
 
+def test_an_out_seat_cannot_vote() -> None:
+    """procedure: a seat that is out has no hand on the table; its press is ignored."""
+    s = Script().speeches(1, 2, s1=3, s2=6).add(5, input="offence", seat=7, offence="4.7.5")
+    s.speeches(*range(3, 7)).speeches(8, 9, 10).vote((7, 1, 2))
+    game = s.play()
+    assert kinds(game, "votes") == [
+        {"nominee": 3, "votes": 2, "voters": [1, 2]},
+        {"nominee": 6, "votes": 7, "voters": [3, 4, 5, 6, 8, 9, 10], "rest": True},
+    ]
+
+
 def test_a_second_press_for_another_nominee_does_not_count() -> None:
     """procedure: each player votes once."""
     s = Script().speeches(1, 2, 3, s1=3, s2=6, s3=8).speeches(*range(4, 11))
@@ -589,6 +601,23 @@ def test_a_voted_out_black_seat_no_longer_shoots() -> None:
     assert seat_json(game, 5)["out"] == {"how": "killed", "day": 1, "last_word_s": 60}
 
 
+def test_a_black_seat_removed_at_night_leaves_the_shot_to_the_others() -> None:
+    """4.7.3 «"ночные" подсказки знаками и голосом Дону и Шерифу» + procedure: seat 8 is
+    removed before it shoots; 3 and 6 are then all the living black, their shot kills
+    and the step ends at once. Seat 8 leaves without a last word (4.5)."""
+    s = Script().speeches(*range(1, 11)).shots({3: 4, 6: 4})
+    waiting = s.play()
+    assert waiting.night_step == 0  # seat 8 has not shot yet
+    s.add(2, input="offence", seat=8, offence="night_hints")
+    removed = s.play()
+    assert removed.night_step == 1  # the Don's check
+    s.add(5, input="check", seat=6, target=5).add(5, input="check", seat=5, target=3)
+    game = s.play()
+    assert seat_json(game, 4)["out"] == {"how": "killed", "day": 1, "last_word_s": 60}
+    assert seat_json(game, 8)["out"] == {"how": "removed", "day": 1, "last_word_s": 0}
+    assert game.turn is not None and game.turn.seat == 4  # only the victim's last word
+
+
 def test_a_civilian_cannot_shoot() -> None:
     """procedure: only the black team shoots."""
     s = Script().speeches(*range(1, 11))
@@ -657,20 +686,16 @@ def test_no_best_move_for_a_later_victim() -> None:
 # --- 5.2 and 5.6: the end of a game -----------------------------------------------------
 
 
-def quiet_day(s: Script, *order: int) -> Script:
-    """A day with no nomination: speeches only, then the night comes."""
-    return s.speeches(*order)
-
-
 def test_three_misses_in_a_row_with_four_alive_give_red_the_game() -> None:
     """5.2 «Если в игре осталось четыре игрока, и три "ночи" подряд игрок "чёрной
-    команды" допускает промах, то победа будет присуждена "красной" команде»."""
+    команды" допускает промах, то победа будет присуждена "красной" команде»: days
+    without a nomination, nights without a shot."""
     s = to_four().host_next(40)  # day 4: seat 7's last word ends
-    s = quiet_day(s, 5, 6, 1, 2).night({}, complete=False, sheriff=(5, 6))  # miss 1
-    s = quiet_day(s, 6, 1, 2, 5).night({}, complete=False, sheriff=(5, 2))  # miss 2
+    s = s.speeches(5, 6, 1, 2).night({}, complete=False, sheriff=(5, 6))  # miss 1
+    s = s.speeches(6, 1, 2, 5).night({}, complete=False, sheriff=(5, 2))  # miss 2
     two = s.play()
     assert two.result is None and two.misses == 2 and two.day == 6
-    s = quiet_day(s, 1, 2, 5, 6).night({}, complete=False, sheriff=(5, 1))  # miss 3
+    s = s.speeches(1, 2, 5, 6).night({}, complete=False, sheriff=(5, 1))  # miss 3
     game = s.play()
     assert summary(game)["result"] == {
         "winners": ["red"],
@@ -683,7 +708,7 @@ def test_three_misses_in_a_row_with_four_alive_give_red_the_game() -> None:
 
 def test_misses_before_four_alive_do_not_count() -> None:
     """5.2 counts only nights with four players at the table: a miss with ten does not."""
-    s = quiet_day(Script(), *range(1, 11)).night({}, complete=False, sheriff=(5, 6))
+    s = Script().speeches(*range(1, 11)).night({}, complete=False, sheriff=(5, 6))
     game = s.play()
     assert kinds(game, "miss") and game.misses == 0
 
@@ -691,9 +716,9 @@ def test_misses_before_four_alive_do_not_count() -> None:
 def test_a_kill_breaks_the_run_of_misses() -> None:
     """5.2 «три "ночи" подряд»: miss, miss, kill is no run of three."""
     s = to_four().host_next(40)
-    s = quiet_day(s, 5, 6, 1, 2).night({}, complete=False, sheriff=(5, 6))
-    s = quiet_day(s, 6, 1, 2, 5).night({}, complete=False, sheriff=(5, 2))
-    s = quiet_day(s, 1, 2, 5, 6).night({6: 2}, sheriff=(5, 1))
+    s = s.speeches(5, 6, 1, 2).night({}, complete=False, sheriff=(5, 6))
+    s = s.speeches(6, 1, 2, 5).night({}, complete=False, sheriff=(5, 2))
+    s = s.speeches(1, 2, 5, 6).night({6: 2}, sheriff=(5, 1))
     game = s.play()
     assert game.result is None and game.misses == 0
     assert seat_json(game, 2)["out"] == {"how": "killed", "day": 6, "last_word_s": 60}
@@ -716,6 +741,7 @@ def test_draw_when_nobody_is_left() -> None:
         {"how": "voted", "day": 4, "last_word_s": 30}
     ] * 4
     assert out.result is None  # their last words come first
+    assert "[день 4] За уход всех голосуемых: 3 (голосовали: [1, 2, 5])" in protocol(out)
     for _ in range(4):
         s.host_next(25)
     game = s.play()

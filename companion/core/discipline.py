@@ -26,7 +26,8 @@ def give(t: Step, number: int, key: str) -> None:
     require(game.phase not in ("setup", "ended"), f"no offences can be given in phase {game.phase}")
     offence = find_offence(t, key)
     seat = seat_in_range(game, number)
-    if seat.out is not None:
+    speaking = game.turn is not None and game.turn.seat == number  # a last word
+    if seat.out is not None and not speaking:
         require(
             offence.while_out,
             f"seat {number} is out of the game; offence {offence.id!r} applies to players at the table",

@@ -83,6 +83,13 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
         previous = game.prev
         assert previous is not None
         t = Step(previous)
+        # The protocol keeps a trace of what the host took back.
+        taken_back = []
+        entry = game.log
+        while entry is not None and entry is not previous.log:
+            taken_back.append(entry.kind)
+            entry = entry.prev
+        t.record("undone", records=",".join(reversed(taken_back)))
         t.say("undone")
         return _finish(game, t, link=False)
     handler = _HANDLERS.get((game.phase, type(event))) or _ANY_PHASE.get(type(event))

@@ -163,7 +163,8 @@ def _resolve(t: Step) -> tuple[int, ...]:
             healed.update(target for _, target in mine)
     victims: list[int] = []
     for target in kills:
-        if target not in healed and target not in victims:
+        # A target removed during the night has already left, without a last word.
+        if target not in healed and target not in victims and game.seat(target).out is None:
             victims.append(target)
     return tuple(victims)
 

@@ -9,17 +9,21 @@ from .common import rights_day
 from .state import Game, Seat
 
 
+def _playing(game: Game, seat: Seat) -> bool:
+    return seat.out is None and game.phase != "ended"
+
+
 def may_speak(game: Game, seat: Seat) -> bool:
-    return seat.out is None and seat.silenced_day != rights_day(game)
+    return _playing(game, seat) and seat.silenced_day != rights_day(game)
 
 
 def may_nominate(game: Game, seat: Seat) -> bool:
     day = rights_day(game)
-    return seat.out is None and seat.no_nomination_day != day and seat.nominated_day != day
+    return _playing(game, seat) and seat.no_nomination_day != day and seat.nominated_day != day
 
 
 def may_vote(game: Game, seat: Seat) -> bool:
-    return seat.out is None and seat.no_vote_day != rights_day(game)
+    return _playing(game, seat) and seat.no_vote_day != rights_day(game)
 
 
 def regular_speech_s(game: Game, seat: Seat) -> float:
@@ -41,7 +45,7 @@ def tie_speech_s(game: Game, seat: Seat) -> float:
 def next_speech_s(game: Game, seat: Seat) -> float:
     """Seconds the seat's next speech would get: a tie speech if one is queued
     for it, else its regular speech."""
-    if seat.out is not None:
+    if not _playing(game, seat):
         return 0
     if game.phase == "speeches":
         for turn in game.turns[game.turn_at :]:

@@ -1,0 +1,174 @@
+"""The command line: ``companion [replay|resume|rulesets]``, and bad input:
+one line on stderr naming the file, the line and the input; exit status 2;
+nothing on stdout; no journal written for a script that does not parse."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import EXAMPLES, ROOT, TOURNAMENT_ROLES
+
+from companion import cli
+
+SETUP = json.dumps({"input": "setup", "ruleset": "tournament", "roles": TOURNAMENT_ROLES})
+#: a short start: setup, night 0 on its timers, day 1 with seat 1 speaking
+START = [
+    "# a bad script",
+    SETUP,
+    '{"at": 80, "input": "wait"}',
+    '{"at": 85, "input": "nominate", "by": 1, "target": 3}',
+]
+
+
+def main(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
+    status = cli.main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def script(tmp_path: Path, *lines: str) -> Path:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+#: (name, the bad line, found by the parser before anything runs?, a bit of the message)
+BAD = [
+    ("broken JSON", '{"input": "next", "seat": }', True, "not JSON"),
+    ("unknown input", '{"input": "vote", "seat": 3}', True, "'input' must be one of"),
+    ("unknown key", '{"input": "press", "seat": 3, "hold": 2}', True, "unknown key 'hold'"),
+    ("missing key", '{"input": "nominate", "by": 2}', True, "input 'nominate' needs 'target'"),
+    ("wrong type", '{"input": "press", "seat": "3"}', True, "'seat' must be a whole number"),
+    ("wrong list", '{"input": "best_move", "seat": 1, "suspects": "3"}', True, "list of seat"),
+    ("time backwards", '{"at": 10, "input": "next"}', True, "not before 85"),
+    ("unknown ruleset", '{"input": "setup", "ruleset": "street"}', True, "no ruleset named"),
+    (
+        "unknown seat",
+        '{"after": 1, "input": "press", "seat": 11}',
+        False,
+        "seat 11 is not at this table",
+    ),
+    (
+        "unknown offence",
+        '{"input": "offence", "seat": 2, "offence": "4.6.99"}',
+        False,
+        "no offence '4.6.99'",
+    ),
+    (
+        "wrong phase",
+        '{"input": "shot", "seat": 3, "target": 1}',
+        False,
+        "not allowed in phase speech",
+    ),
+]
+
+
+@pytest.mark.parametrize(("bad", "early", "message"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, early: bool, message: str
+) -> None:
+    path = script(tmp_path, *START, bad)
+    status, out, err = main(capsys, "replay", path, "--json")
+    assert status == 2
+    assert out == ""  # no half-written JSON
+    assert err.count("\n") == 1
+    assert err.startswith(f"companion: {path}:5: {bad}: ")  # the file, the line, the input
+    assert message in err
+
+
+@pytest.mark.parametrize(("bad", "early", "message"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_input_with_a_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, early: bool, message: str
+) -> None:
+    """A line that does not parse stops everything before the journal is
+    opened; an input the engine refuses leaves the inputs accepted before it,
+    a journal that resumes."""
+    path, journal = script(tmp_path, *START, bad), tmp_path / "j.jsonl"
+    status, out, err = main(capsys, "replay", path, "--json", "--journal", journal)
+    assert (status, out) == (2, "")
+    assert message in err
+    if early:
+        assert not journal.exists()
+        return
+    lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    assert [r["input"] for r in lines] == ["setup", "timer", "timer", "nominate"]
+    status, out, err = main(capsys, "resume", journal, "--json")
+    assert (status, err) == (0, "")
+    assert json.loads(out)["phase"] == "speech"
+
+
+def test_a_nomination_at_night(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = '{"at": 5, "input": "nominate", "by": 1, "target": 2}'
+    path = script(tmp_path, SETUP, bad)
+    status, out, err = main(capsys, "replay", path)
+    assert (status, out) == (2, "")
+    assert err == f"companion: {path}:2: {bad}: Nominated is not allowed in phase night\n"
+
+
+def test_a_script_without_setup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = script(tmp_path, "# nothing yet")
+    status, out, err = main(capsys, "replay", path)
+    assert (status, out) == (2, "")
+    assert err == f"companion: {path}: no setup line: nothing to play\n"
+
+
+def test_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("replay", "resume"):
+        status, out, err = main(capsys, command, tmp_path / "nowhere.jsonl")
+        assert (status, out) == (2, "")
+        assert err.count("\n") == 1 and "nowhere.jsonl" in err
+
+
+def test_exit_status_and_streams_of_a_real_process(tmp_path: Path) -> None:
+    path = script(tmp_path, *START, '{"after": 1, "input": "press", "seat": 11}')
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("COMPANION_CRASH_AT", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "replay", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f'companion: {path}:5: {{"after": 1, "input": "press", "seat": 11}}: '
+        "seat 11 is not at this table (1–10)"
+    ]
+
+
+# --- the commands ------------------------------------------------------------------
+
+
+def test_replay_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = script(tmp_path, *START)
+    status, out, err = main(capsys, "replay", path, "--json")
+    assert (status, err) == (0, "")
+    state = json.loads(out)
+    assert state["ruleset"] == "tournament" and state["phase"] == "speech"
+    assert state["day"] == 1 and state["nominees"] == [3]
+    assert len(state["seats"]) == 10
+
+
+def test_replay_prints_the_protocol(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = main(capsys, "replay", script(tmp_path, *START))
+    assert (status, err) == (0, "")
+    assert len(out.splitlines()) > 3
+
+
+def test_no_arguments_replays_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = main(capsys)
+    assert (status, err) == (0, "")
+    assert out.strip()
+    assert out == main(capsys, "replay", EXAMPLES / "demo.jsonl")[1]
+
+
+def test_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = main(capsys, "rulesets")
+    assert status == 0
+    assert {"club", "tournament"} <= set(out.split())
