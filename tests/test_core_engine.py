@@ -444,3 +444,24 @@ def test_a_maniac_kill_of_a_seat_removed_during_the_night_is_void() -> None:
         game, _ = step(game, NEXT)
     assert game.seat(4).out == out
     assert views.phase_name(game) == "speech"
+
+
+@pytest.mark.parametrize(
+    ("rules", "offence"), [(CLUB, "insults"), (TOURNAMENT, "insults")], ids=["club", "tournament"]
+)
+def test_a_removal_in_ones_last_word_cuts_it_short(rules: Ruleset, offence: str) -> None:
+    """Found by hypothesis: an offence given during one's own last word that
+    costs a removal rewrote the seat's "voted" to "removed" and left it
+    speaking (the turn, its timers and its steady light went on)."""
+    game, _ = go(day_one(rules), Nominated(1, 3), NEXT, Nominated(2, 4))
+    while game.phase == "speeches":
+        game, _ = step(game, NEXT)
+    game, _ = go(game, NEXT, NEXT)  # nobody pressed for seat 3: the rest send 4 out
+    assert game.turn is not None and (game.turn.seat, game.turn.kind) == (4, "last_word")
+    out = game.seat(4).out
+    assert out is not None and out.how == "voted"
+    game, effects = step(game, OffenceGiven(4, offence))
+    assert game.seat(4).out == out
+    assert game.phase == "night" and not any(name == "turn" for name, _ in game.timers)
+    assert "removed" in cues(effects)
+    assert (4, "off") in lights(effects)

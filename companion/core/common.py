@@ -26,47 +26,47 @@ def require(condition: bool, message: str) -> None:
 class Step:
     """The state being built for one input, and the effects it orders.
 
-    Changes to the game are gathered and applied in one copy when the game
-    is next read: most inputs change several fields, and copying a 30-field
-    state once instead of three times is what keeps replay fast.
+    Copy on write: the first change copies the game once, and later changes
+    within the same input write into that private copy, which nobody else
+    can see until ``engine.step`` returns it. Replay speed is bound by state
+    copies, and most inputs change several fields.
     """
 
-    __slots__ = ("_game", "_pending", "effects")
+    __slots__ = ("_game", "_owned", "effects")
 
     def __init__(self, game: Game) -> None:
         self._game = game
-        self._pending: dict[str, Any] = {}
+        self._owned = False  # True once _game is this step's own copy
         self.effects: list[Effect] = []
 
     # --- state -----------------------------------------------------------
     @property
     def game(self) -> Game:
-        if self._pending:
-            self._game = evolve(self._game, self._pending)
-            self._pending = {}
         return self._game
 
+    @property
+    def changed(self) -> bool:
+        return self._owned
+
     def set(self, **changes: Any) -> None:
-        self._pending.update(changes)
+        if self._owned:
+            self._game.__dict__.update(changes)
+        else:
+            self._game = evolve(self._game, changes)
+            self._owned = True
 
     def seat(self, number: int) -> Seat:
-        return self.game.seats[number - 1]
-
-    def _current(self, name: str) -> Any:
-        """A field's value as it will be, without applying the pending changes."""
-        if name in self._pending:
-            return self._pending[name]
-        return getattr(self._game, name)
+        return self._game.seats[number - 1]
 
     def update_seat(self, number: int, **changes: Any) -> None:
-        seats = list(self._current("seats"))
+        seats = list(self._game.seats)
         seats[number - 1] = evolve(seats[number - 1], changes)
         self.set(seats=tuple(seats))
 
     def record(self, what: str, **data: object) -> None:
         """Append a line to the game protocol."""
-        entry = Record(self._current("day"), what, tuple(data.items()), prev=self._current("log"))
-        self._pending["log"] = entry
+        game = self._game
+        self.set(log=Record(game.day, what, tuple(data.items()), prev=game.log))
 
     # --- effects ---------------------------------------------------------
     def say(self, cue: str, *, urgent: bool = False, **args: int | str) -> None:
@@ -76,17 +76,23 @@ class Step:
         self.effects.append(TellHost(what, tuple(args.items())))
 
     def start_timer(self, name: str, seconds: float) -> None:
-        generation = self.game.timer_generation + 1
-        timers = (*(t for t in self.game.timers if t[0] != name), (name, generation))
-        self.set(timer_generation=generation, timers=timers)
+        game = self._game
+        generation = game.timer_generation + 1
+        timers = [t for t in game.timers if t[0] != name]
+        timers.append((name, generation))
+        self.set(timer_generation=generation, timers=tuple(timers))
         self.effects.append(StartTimer(name, seconds, generation))
 
     def cancel_timers(self, *names: str) -> None:
-        running = self.game.timers
-        for name in names:
-            if any(t[0] == name for t in running):
-                self.effects.append(CancelTimer(name))
-        self.set(timers=tuple(t for t in running if t[0] not in names))
+        running = self._game.timers
+        kept = []
+        for timer in running:
+            if timer[0] in names:
+                self.effects.append(CancelTimer(timer[0]))
+            else:
+                kept.append(timer)
+        if len(kept) != len(running):
+            self.set(timers=tuple(kept))
 
     def cancel_all_timers(self) -> None:
         self.cancel_timers(*(name for name, _ in self.game.timers))

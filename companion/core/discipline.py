@@ -6,12 +6,10 @@ applies them. Each branch names the ruleset field it reads.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import day, night, outcome
 from .common import IllegalInput, Step, living, require, seat_in_range
 from .rules import LadderStep, Offence
-from .state import Out
+from .state import Out, evolve
 
 
 def find_offence(t: Step, key: str) -> Offence:
@@ -113,6 +111,13 @@ def _bite_day(t: Step, number: int, ladder_step: LadderStep) -> int:
 def remove(t: Step, number: int, clause: str, cue: str | None = None) -> None:
     """The seat leaves the table now, without a last word."""
     game = t.game
+    if game.seat(number).out is not None:
+        # Only a seat speaking its own last word gets here once out: the removal
+        # cuts the word short, and how and when the seat left stands.
+        t.say(cue or "removed", seat=number)
+        if game.turn is not None and game.turn.seat == number:
+            day.end_turn(t)
+        return
     t.update_seat(number, out=Out("removed", game.day, 0), removal_at_morning=False)
     t.record("out", seat=number, how="removed", clause=clause)
     t.say(cue or "removed", seat=number)
@@ -131,7 +136,7 @@ def remove(t: Step, number: int, clause: str, cue: str | None = None) -> None:
                 votes[ballot.index] - {number},
                 *votes[ballot.index + 1 :],
             )
-        t.set(ballot=replace(ballot, held=ballot.held - {number}, votes=votes))
+        t.set(ballot=evolve(ballot, {"held": ballot.held - {number}, "votes": votes}))
     if outcome.check(t):
         return
     turn = t.game.turn

@@ -36,7 +36,8 @@ from .events import (
     TimerExpired,
     Undone,
 )
-from .state import Game, Result, Seat, evolve
+from .state import Game, Result, Seat
+from .views import light_inputs, lights
 
 __all__ = ["IllegalInput", "new_game", "step"]
 
@@ -101,17 +102,25 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
 
 
 def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tuple[Effect, ...]]:
-    after = t.game
-    if before is not None and after is before:
-        return after, tuple(t.effects)
-    now = views.lights(after)
-    old = before.lights if before is not None else ()
-    effects = t.effects
-    for number, mode in enumerate(now, 1):
-        if number > len(old) or old[number - 1] != mode:
-            effects.append(SetSeatLight(number, mode))
-    after = evolve(after, {"lights": now, "prev": before if link else after.prev})
-    return after, tuple(effects)
+    game = t.game
+    if not t.changed:
+        return game, tuple(t.effects)
+    key = light_inputs(game)
+    if before is not None and before.light_key == key:
+        now = before.lights
+    else:
+        now = lights(game)
+        old = before.lights if before is not None else ()
+        if now != old:
+            append = t.effects.append
+            for number, mode in enumerate(now, 1):
+                if number > len(old) or old[number - 1] != mode:
+                    append(SetSeatLight(number, mode))
+    fields = game.__dict__  # this step's own copy (t.changed): safe to write
+    fields["lights"] = now
+    fields["light_key"] = key
+    fields["prev"] = before if link else game.prev
+    return game, tuple(t.effects)
 
 
 def _name(event: Event) -> str:

@@ -8,19 +8,21 @@ time, so the table cannot hear who is dead.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import day, outcome
 from .common import Step, living_seat, require
 from .events import NightChoiceMade
 from .rules import NightStep
-from .state import Game, Out, Result
+from .state import Game, Out, Result, evolve
 
 
 def steps(game: Game) -> tuple[NightStep, ...]:
+    """Tonight's steps: night 0's, or those of the later nights that have begun."""
     if game.day == 0:
         return game.rules.night0
-    return tuple(s for s in game.rules.night if s.from_night <= game.day)
+    night = game.rules.night
+    if all(s.from_night <= game.day for s in night):
+        return night
+    return tuple(s for s in night if s.from_night <= game.day)
 
 
 def start(t: Step) -> None:
@@ -115,7 +117,7 @@ def _morning(t: Step) -> None:
     ladder = game.rules.ladder
     if ladder.reset_after_night and any(s.count for s in game.seats):
         # Club: «После каждой ночи замечания аннулируются».
-        t.set(seats=tuple(s if s.count == 0 else replace(s, count=0) for s in t.game.seats))
+        t.set(seats=tuple(s if s.count == 0 else evolve(s, {"count": 0}) for s in t.game.seats))
         t.record("counts_reset", clause=ladder.reset_clause or "")
     if _miss_rule(t, shot_killed=bool(set(victims) & _shot_targets(t.game))):
         return

@@ -32,7 +32,7 @@ class Out:
     last_word_s: float  # seconds of last word granted (0 when removed)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: evolve() copies it dict to dict
 class Seat:
     number: int
     role: str
@@ -61,7 +61,7 @@ class Turn:
     seconds: float = 0  # fixed when the turn starts
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: evolve() copies it dict to dict
 class Ballot:
     """One round of voting over ``candidates`` (an all-leave vote has one
     pseudo-candidate, 0, standing for «all of them»)."""
@@ -128,6 +128,8 @@ class Game:
     timers: tuple[tuple[str, int], ...] = ()  # running timers: (name, generation)
     seed: int = 0
     lights: tuple[str, ...] = ()  # each seat's light, as views.lights gives it
+    #: what the lights were worked out from (views.light_inputs), for the next state
+    light_key: tuple[object, ...] = field(default=(), repr=False, compare=False)
     log: Record | None = field(default=None, repr=False, compare=False)
     prev: Game | None = field(default=None, repr=False, compare=False)
 
@@ -150,7 +152,7 @@ def evolve(obj: _T, changes: dict[str, Any]) -> _T:
     checks and the keyword call: replay throughput is bound by how fast
     states are copied. ``Game`` (the big one) is copied dict to dict."""
     cls = type(obj)
-    if cls is Game:
+    if cls in _DICT_COPIED:
         copy = object.__new__(cls)
         fields = copy.__dict__
         fields.update(obj.__dict__)
@@ -169,3 +171,6 @@ def evolve(obj: _T, changes: dict[str, Any]) -> _T:
     for name, value in zip(names, values, strict=True):
         setter(new, name, value)
     return new
+
+
+_DICT_COPIED = frozenset({Game, Seat, Ballot})

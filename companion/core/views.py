@@ -71,9 +71,27 @@ OFF, STEADY, SLOW_BLINK, FAST_BLINK = "off", "steady", "slow_blink", "fast_blink
 PENALISED, MAY_VOTE, HOLDING, IDLE = "penalised", "may_vote", "holding", "idle"
 
 
+def light_inputs(game: Game) -> tuple[object, ...]:
+    """Everything ``lights`` reads. Two states with equal light inputs have the
+    same lights, so the engine skips recomputing them (night choices and vote
+    timers, for instance, change none of this). Tuples are compared by
+    identity: the engine replaces them whenever they change."""
+    ballot = game.ballot
+    return (
+        game.phase,
+        game.day,
+        game.turn_at,
+        game.turn_over,
+        game.turn_warned,
+        id(game.turns),
+        id(game.seats),
+        None if ballot is None else ballot.held,
+    )
+
+
 def lights(game: Game) -> tuple[str, ...]:
-    """Each seat's light. Called once per accepted input, so what every seat
-    shares (the turn, the ballot, the day) is worked out once."""
+    """Each seat's light. Called after most accepted inputs, so what every
+    seat shares (the turn, the ballot, the day) is worked out once."""
     day = rights_day(game)
     turn = game.turn
     speaker = turn.seat if turn is not None else 0

@@ -8,12 +8,10 @@ have not voted by the last nominee are counted for that nominee.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import day, night, outcome, views
 from .common import Step
 from .effects import Ignored
-from .state import Ballot, BallotKind, Out, Turn
+from .state import Ballot, BallotKind, Out, Turn, evolve
 
 ALL = 0  # the all-leave ballot's single candidate
 
@@ -82,14 +80,14 @@ def _set_votes(t: Step, voters: frozenset[int]) -> None:
     assert ballot is not None
     votes = list(ballot.votes)
     votes[ballot.index] = voters
-    t.set(ballot=replace(ballot, votes=tuple(votes)))
+    t.set(ballot=evolve(ballot, {"votes": tuple(votes)}))
 
 
 def pressed(t: Step, number: int) -> None:
     game = t.game
     ballot = game.ballot
     assert ballot is not None
-    t.set(ballot=replace(ballot, held=ballot.held | {number}))
+    t.set(ballot=evolve(ballot, {"held": ballot.held | {number}}))
     if ballot.counting:
         t.effects.append(Ignored(f"seat {number} pressed after «Спасибо»"))
         return
@@ -112,7 +110,7 @@ def pressed(t: Step, number: int) -> None:
 def released(t: Step, number: int) -> None:
     ballot = t.game.ballot
     assert ballot is not None
-    t.set(ballot=replace(ballot, held=ballot.held - {number}))
+    t.set(ballot=evolve(ballot, {"held": ballot.held - {number}}))
     if ballot.index >= len(ballot.votes) or number not in ballot.votes[ballot.index]:
         return
     rules = t.game.rules.voting
@@ -131,7 +129,7 @@ def advance(t: Step) -> None:
     assert ballot is not None
     if not ballot.counting:
         t.cancel_timers("vote")
-        t.set(ballot=replace(ballot, counting=True))
+        t.set(ballot=evolve(ballot, {"counting": True}))
         t.say("thanks", urgent=True)
         t.start_timer("count", t.game.rules.timings.count_s)
         return
@@ -140,7 +138,7 @@ def advance(t: Step) -> None:
     candidate = ballot.candidates[ballot.index]
     t.record("votes", nominee=candidate, votes=len(voters), voters=sorted(voters))
     t.say("votes_accepted", votes=len(voters))
-    t.set(ballot=replace(ballot, index=ballot.index + 1, counting=False))
+    t.set(ballot=evolve(ballot, {"index": ballot.index + 1, "counting": False}))
     if ballot.index + 1 < len(ballot.candidates):
         _open_candidate(t)
     else:
