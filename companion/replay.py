@@ -34,8 +34,11 @@ class Table:
     now: float = 0.0
     inputs: int = 0
     last_line: int = 0  # the last script line applied (for resuming)
+    #: running timers: name -> (deadline, generation). Replaced, never changed
+    #: in place, so the undo history can keep each one without copying it.
     timers: dict[str, tuple[float, int]] = field(default_factory=dict)
     _timer_history: list[dict[str, tuple[float, int]]] = field(default_factory=list)
+    _next_due: float = float("inf")  # the earliest deadline in ``timers``
 
     # --- feeding --------------------------------------------------------------
     def run(self, lines: Iterable[ScriptLine]) -> Game | None:
@@ -47,7 +50,7 @@ class Table:
     def feed(self, line: ScriptLine) -> None:
         at = line.at
         try:
-            if self.auto_timers and self.timers:
+            if self.auto_timers and at >= self._next_due:
                 self.advance_to(at)
             if at > self.now:
                 self.now = at
@@ -69,8 +72,8 @@ class Table:
 
     def advance_to(self, at: float) -> None:
         """Fire, in deadline order, every timer due by ``at``."""
-        timers = self.timers
-        while timers:
+        while self.timers:
+            timers = self.timers  # replaced by each firing
             name = min(timers, key=timers.__getitem__)  # earliest (deadline, generation)
             deadline, generation = timers[name]
             if deadline > at:
@@ -107,18 +110,23 @@ class Table:
             self.journal.append(record)
         self.inputs += 1
         if type(event) is Undone:
-            self.timers = self._timer_history.pop() if self._timer_history else {}
+            self._set_timers(self._timer_history.pop() if self._timer_history else {})
         else:
             if game is not before and before is not None:
                 # The timers as they were before this input (an expired timer
                 # included): what an undo of it brings back.
-                self._timer_history.append(dict(self.timers))
+                self._timer_history.append(self.timers)
             if type(event) is TimerExpired:
-                self.timers.pop(event.name, None)
+                assert isinstance(event, TimerExpired)
+                self._set_timers({k: v for k, v in self.timers.items() if k != event.name})
         self.game = game
         if effects:
             self._carry_out(effects)
         return effects
+
+    def _set_timers(self, timers: dict[str, tuple[float, int]]) -> None:
+        self.timers = timers
+        self._next_due = min(timers.values())[0] if timers else float("inf")
 
     def _record(self, line: ScriptLine) -> dict[str, Any]:
         """The journal line of a script line: its time, its fields, its line number."""
@@ -129,11 +137,21 @@ class Table:
         return record
 
     def _carry_out(self, effects: tuple[Effect, ...]) -> None:
-        timers, now = self.timers, self.now
+        now = self.now
+        timers: dict[str, tuple[float, int]] | None = None
         for effect in effects:
-            if isinstance(effect, StartTimer):
+            kind = type(effect)
+            if kind is StartTimer:
+                assert isinstance(effect, StartTimer)
+                if timers is None:
+                    timers = dict(self.timers)
                 timers[effect.name] = (now + effect.seconds, effect.generation)
-            elif isinstance(effect, CancelTimer):
+            elif kind is CancelTimer:
+                assert isinstance(effect, CancelTimer)
+                if timers is None:
+                    timers = dict(self.timers)
                 timers.pop(effect.name, None)
+        if timers is not None:
+            self._set_timers(timers)
         if self.on_effects is not None:
             self.on_effects(now, effects)

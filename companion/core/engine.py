@@ -144,7 +144,7 @@ def _timer(t: Step, event: Event) -> None:
     assert isinstance(event, TimerExpired)
     key = (event.name, event.generation)
     require(key in t.game.timers, f"timer {event.name!r} #{event.generation} is not running")
-    t.set(timers=tuple(x for x in t.game.timers if x != key))
+    t.set(timers=tuple([x for x in t.game.timers if x != key]))
     phase = t.game.phase
     if event.name == "turn" and phase == "speeches":
         day.time_up(t)

@@ -16,17 +16,20 @@ from .state import Game, Out, Result, evolve
 
 
 def steps(game: Game) -> tuple[NightStep, ...]:
-    """Tonight's steps: night 0's, or those of the later nights that have begun."""
+    """Tonight's steps (fixed when the night falls)."""
+    return game.tonight
+
+
+def _tonight(game: Game) -> tuple[NightStep, ...]:
+    """Night 0's steps, or those of the later nights that have begun."""
     if game.day == 0:
         return game.rules.night0
-    night = game.rules.night
-    if all(s.from_night <= game.day for s in night):
-        return night
-    return tuple(s for s in night if s.from_night <= game.day)
+    return tuple(s for s in game.rules.night if s.from_night <= game.day)
 
 
 def start(t: Step) -> None:
     t.set(phase="night", night_step=0, choices=(), ballot=None, turns=(), turn_at=0)
+    t.set(tonight=_tonight(t.game))
     t.record("night", number=t.game.day)
     t.say("night_falls", night=t.game.day)
     _begin_step(t)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Literal, TypeVar
 
-from .rules import Ruleset
+from .rules import NightStep, Ruleset
 
 OutHow = Literal["killed", "voted", "removed"]
 
@@ -118,6 +118,7 @@ class Game:
     ballot: Ballot | None = None
     # night
     night_step: int = 0
+    tonight: tuple[NightStep, ...] = ()  # this night's steps, fixed when it falls
     choices: tuple[tuple[str, int, int], ...] = ()  # (step id, seat, target)
     misses: int = 0  # misses in a row while the miss rule applies
     first_victim: int = 0
