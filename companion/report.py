@@ -153,6 +153,7 @@ def protocol(game: Game, lang: str = "ru") -> list[str]:
     rules = game.rules
     role_names = {role.id: role.name for role in rules.roles}
     team_names = {team.id: team.name for team in rules.teams}
+    step_names = {step.id: step.name for step in (*rules.night0, *rules.night)}
 
     def teams(ids: object) -> str:
         names = [team_names.get(t, t) for t in str(ids).split(",") if t]
@@ -171,6 +172,8 @@ def protocol(game: Game, lang: str = "ru") -> list[str]:
             data["role"] = (
                 role_names.get(str(data["role"]), data["role"]) if lang == "ru" else data["role"]
             )
+        elif record.kind == "night_choice" and lang == "ru":
+            data["step"] = step_names.get(str(data["step"]), data["step"])
         elif record.kind == "surrender":
             data["team"] = team_names.get(str(data["team"]), data["team"])
         elif record.kind == "offence":

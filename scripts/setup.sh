@@ -23,8 +23,9 @@ if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
 fi
 
 python=""
-for candidate in python3.13 python3.12 python3.11 python3; do
-  if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+for candidate in python3 python3.13 python3.12 python3.11; do
+  if command -v "$candidate" >/dev/null \
+     && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
     python="$candidate"; break
   fi
 done
@@ -39,8 +40,12 @@ extra=""; [ "$profile" = dev ] && extra="[dev]"
 stamp=".venv/.installed-$profile"
 want="$(cat pyproject.toml scripts/debian-packages.txt | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  echo "setup: installing Python packages ($profile)" >&2
-  .venv/bin/python -m pip install -q --upgrade pip >&2
-  .venv/bin/python -m pip install -q -e ".$extra" >&2
+  echo "setup: installing Python packages ($profile); log in .venv/setup.log" >&2
+  if ! { .venv/bin/python -m pip install -q --upgrade pip \
+         && .venv/bin/python -m pip install -q -e ".$extra"; } >.venv/setup.log 2>&1; then
+    tail -n 20 .venv/setup.log >&2
+    echo "setup: installing Python packages failed; see .venv/setup.log" >&2
+    exit 1
+  fi
   echo "$want" > "$stamp"
 fi

@@ -73,6 +73,8 @@ class NightStep:
     reveals: str | None = None
     #: first night on which the step runs (0 = night zero)
     from_night: int = 1
+    #: what the host and the protocol call the step (Russian); defaults to the id
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -214,7 +214,8 @@ class _Parser:
             if key == "night0" and from_night != 0:
                 t.fail("from_night", "a night0 step runs on night 0")
             seconds = t.float_("seconds", self.timings.night_step_s)
-            yield NightStep(ident, cue, roles, action, seconds, reveals, from_night)
+            name = t.opt_str("name") or ident
+            yield NightStep(ident, cue, roles, action, seconds, reveals, from_night, name)
 
     def parse_offences(self) -> Iterator[Offence]:
         for ident, t in self.root.entries("offences", _names(Offence)[1:]):
