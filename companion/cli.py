@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -40,6 +41,10 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "rulesets":
             for name in available_rulesets():
                 print(name)
+    except BrokenPipeError:
+        # The reader went away (``companion replay x | head``): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (CliError, ScriptError, RulesetError, OSError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 2
