@@ -465,3 +465,17 @@ def test_a_removal_in_ones_last_word_cuts_it_short(rules: Ruleset, offence: str)
     assert game.phase == "night" and not any(name == "turn" for name, _ in game.timers)
     assert "removed" in cues(effects)
     assert (4, "off") in lights(effects)
+
+
+def test_the_shot_of_a_shooter_removed_during_the_night_does_not_count() -> None:
+    """A black seat removed at night (4.7.3, hints at night) is out of the
+    game: its shot goes with it, and the two shooters left, who agree, kill."""
+    game = night_one()
+    game, _ = go(game, NightChoiceMade(3, 5))
+    game, _ = step(game, OffenceGiven(3, "night_hints"))
+    game, _ = go(game, NightChoiceMade(6, 7), NightChoiceMade(8, 7))
+    while game.phase == "night":
+        game, _ = step(game, NEXT)
+    out = game.seat(7).out
+    assert out is not None and out.how == "killed"
+    assert game.seat(5).out is None

@@ -145,11 +145,14 @@ def _resolve(t: Step) -> tuple[int, ...]:
     picked the same seat; blocks void the blocked seat's own choice; heals
     save their target."""
     game = t.game
-    blocked = {target for sid, seat, target in game.choices if _step(game, sid).action == "block"}
+    # A seat removed during the night (speaking at night, say) is out of the
+    # game: its own choices that night go with it.
+    choices = [c for c in game.choices if game.seat(c[1]).out is None]
+    blocked = {target for sid, _, target in choices if _step(game, sid).action == "block"}
     kills: list[int] = []
     healed: set[int] = set()
     for step in steps(game):
-        mine = [(seat, target) for sid, seat, target in game.choices if sid == step.id]
+        mine = [(seat, target) for sid, seat, target in choices if sid == step.id]
         mine = [
             (seat, target) for seat, target in mine if seat not in blocked or step.action == "block"
         ]
