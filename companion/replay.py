@@ -83,7 +83,8 @@ class Table:
             if deadline > self.now:
                 self.now = deadline
             expired = TimerExpired(name, generation)
-            self._apply(expired, None, {"at": self.now, **event_fields(expired)})
+            record = None if self.journal is None else {"at": self.now, **event_fields(expired)}
+            self._apply(expired, None, record)
 
     def apply(self, event: Event, record: dict[str, Any]) -> tuple[Effect, ...]:
         """Step the engine; journal the input once accepted; then carry out its effects."""
