@@ -70,6 +70,7 @@ def _begin_turn(t: Step) -> None:
     while True:
         game = t.game
         if game.turn_at >= len(game.turns):
+            t.cancel_timers("turn", "warning")
             _queue_done(t)
             return
         turn = game.turns[game.turn_at]
@@ -94,16 +95,19 @@ def _begin_turn(t: Step) -> None:
         if turn.kind == "speech":
             t.update_seat(turn.seat, spoke_day=game.day)
         t.say(_TURN_CUES[turn.kind], seat=turn.seat, seconds=int(seconds))
+        # A StartTimer replaces the running timer of its name: the previous
+        # turn's timers need no cancelling when the next turn starts.
         t.start_timer("turn", seconds)
         warning = game.rules.timings.warning_s
         if seconds > warning > 0:
             t.start_timer("warning", seconds - warning)
+        else:
+            t.cancel_timers("warning")
         return
 
 
 def end_turn(t: Step) -> None:
     """The current speaker is done (passed, host moved on, or removed)."""
-    t.cancel_timers("turn", "warning")
     t.set(turn_at=t.game.turn_at + 1, turn_over=False, turn_warned=False)
     _begin_turn(t)
 
