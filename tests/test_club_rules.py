@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from companion import report
-from companion.core import engine
+from companion.core import engine, views
 from companion.core.common import IllegalInput
 from companion.core.effects import Effect, Ignored, Say
 from companion.core.events import Nominated, OffenceGiven
@@ -569,7 +569,7 @@ def test_talking_past_the_thirty_seconds_costs_the_team_the_game() -> None:
     assert not club.game.turn_over
     club({"input": "wait", "after": 2})
     assert club.game.turn_over and club.phase == "last_word"  # not cut off by the engine
-    assert club.game.lights[5] == "fast_blink"
+    assert views.lights(club.game)[5] == "fast_blink"
     assert {"day": 1, "seat": 6} in club.records("overrun")
     club({"input": "offence", "seat": 6, "offence": "overtime_last_word", "after": 3})
     assert club.json["result"] == {

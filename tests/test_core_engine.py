@@ -14,7 +14,7 @@ import pytest
 from companion import report
 from companion.core import views
 from companion.core.common import IllegalInput
-from companion.core.effects import Effect, Say, SetSeatLight, StartTimer
+from companion.core.effects import Effect, Say, StartTimer
 from companion.core.engine import new_game, step
 from companion.core.events import (
     BadEvent,
@@ -85,8 +85,9 @@ def timer(game: Game, name: str) -> TimerExpired:
     return TimerExpired(name, generations[0])
 
 
-def lights(effects: tuple[Effect, ...]) -> list[tuple[int, str]]:
-    return [(e.seat, e.mode) for e in effects if isinstance(e, SetSeatLight)]
+def lights(before: Game | None, after: Game) -> list[tuple[int, str]]:
+    """What the seat shell would set after an input (lights are a view)."""
+    return views.light_changes(before, after)
 
 
 def cues(effects: tuple[Effect, ...]) -> list[str]:
@@ -186,8 +187,8 @@ def test_undo_brings_back_the_timers_of_the_game_it_restores() -> None:
 def test_an_input_that_changes_nothing_is_not_an_undo_step() -> None:
     g1, _ = step(start(), NEXT)
     g2, _ = step(g1, NEXT)
-    same, effects = step(g2, SeatPressed(5))  # pressed out of turn: ignored
-    assert same is g2 and lights(effects) == []
+    same, _ = step(g2, SeatPressed(5))  # pressed out of turn: ignored
+    assert same is g2 and lights(g2, same) == []
     back, _ = step(same, Undone())
     assert back == g1
 
@@ -200,69 +201,62 @@ def test_undo_walks_back_from_the_end_of_the_game() -> None:
     assert back == game
 
 
-# --- lights ---------------------------------------------------------------------
+# --- lights (a view of the state: docs/lights.md) --------------------------------
 
 
 def test_setup_lights_every_seat_then_only_changes() -> None:
-    game, effects = new_game(GameSetUp(TOURNAMENT, 10, tuple(TOURNAMENT_ROLES)))
-    assert lights(effects) == [(n, "idle") for n in range(1, 11)]
-    game, effects = step(game, NEXT)  # free seating: no seat's light changes
-    assert lights(effects) == []
-    assert game.lights == views.lights(game)
+    game, _ = new_game(GameSetUp(TOURNAMENT, 10, tuple(TOURNAMENT_ROLES)))
+    assert lights(None, game) == [(n, "idle") for n in range(1, 11)]
+    before = game
+    game, _ = step(game, NEXT)  # free seating: no seat's light changes
+    assert lights(before, game) == []
 
 
 def test_the_lights_of_a_speech() -> None:
-    game, effects = go(start(), NEXT, NEXT)
-    assert lights(effects) == [(1, "steady")]
-    game, effects = step(game, timer(game, "warning"))
-    assert lights(effects) == [(1, "slow_blink")]
-    game, effects = step(game, timer(game, "turn"))
-    assert lights(effects) == [(1, "fast_blink")]
-    game, effects = step(game, NEXT)
-    assert lights(effects) == [(1, "idle"), (2, "steady")]
+    game = go(start(), NEXT)[0]
+    before, (game, _) = game, go(game, NEXT)
+    assert lights(before, game) == [(1, "steady")]
+    before, (game, _) = game, step(game, timer(game, "warning"))
+    assert lights(before, game) == [(1, "slow_blink")]
+    before, (game, _) = game, step(game, timer(game, "turn"))
+    assert lights(before, game) == [(1, "fast_blink")]
+    before, (game, _) = game, step(game, NEXT)
+    assert lights(before, game) == [(1, "idle"), (2, "steady")]
 
 
 def test_the_lights_of_a_vote_and_of_a_seat_that_is_out() -> None:
     game = day_one()
     game, _ = go(game, Nominated(1, 3), NEXT, Nominated(2, 4))
     for _ in range(8):
-        game, effects = step(game, NEXT)
-    game, effects = step(game, NEXT)  # seat 10 done: the vote on seat 3 opens
+        game, _ = step(game, NEXT)
+    before, (game, _) = game, step(game, NEXT)  # seat 10 done: the vote on seat 3 opens
     assert views.phase_name(game) == "vote"
-    assert lights(effects) == [(n, "may_vote") for n in range(1, 11)]
-    game, effects = step(game, SeatPressed(5))
-    assert lights(effects) == [(5, "holding")]
-    game, effects = step(game, SeatPressed(5))  # pressed again: no change, no light
-    assert lights(effects) == []
-    game, effects = step(game, SeatReleased(5))
-    assert lights(effects) == [(5, "may_vote")]
+    assert lights(before, game) == [(n, "may_vote") for n in range(1, 11)]
+    before, (game, _) = game, step(game, SeatPressed(5))
+    assert lights(before, game) == [(5, "holding")]
+    before, (game, _) = game, step(game, SeatPressed(5))  # pressed again: no change
+    assert lights(before, game) == []
+    before, (game, _) = game, step(game, SeatReleased(5))
+    assert lights(before, game) == [(5, "may_vote")]
     # «Спасибо», «Принято»: the rest vote for seat 4, who leaves with a last word.
-    game, effects = go(game, NEXT, NEXT)
+    before, (game, _) = game, go(game, NEXT, NEXT)
     assert game.seat(4).out is not None and game.turn is not None and game.turn.seat == 4
-    assert dict(lights(effects)) == {4: "steady", **{n: "idle" for n in range(1, 11) if n != 4}}
-    game, effects = step(game, NEXT)  # the last word ends: night
+    assert dict(lights(before, game)) == {
+        4: "steady",
+        **{n: "idle" for n in range(1, 11) if n != 4},
+    }
+    before, (game, _) = game, step(game, NEXT)  # the last word ends: night
     assert game.phase == "night"
-    assert lights(effects) == [(4, "off")]
+    assert lights(before, game) == [(4, "off")]
 
 
 def test_the_light_of_a_seat_that_lost_its_speech() -> None:
     game = day_one()
-    game, effects = go(game, OffenceGiven(9, "4.6.1"), OffenceGiven(9, "4.6.1"))
-    assert lights(effects) == []
-    game, effects = step(game, OffenceGiven(9, "4.6.1"))  # 4.4: the third foul
-    assert lights(effects) == [(9, "penalised")]
+    before, (game, _) = game, go(game, OffenceGiven(9, "4.6.1"), OffenceGiven(9, "4.6.1"))
+    assert lights(before, game) == []
+    before, (game, _) = game, step(game, OffenceGiven(9, "4.6.1"))  # 4.4: the third foul
+    assert lights(before, game) == [(9, "penalised")]
     assert game.seat(9).silenced_day == 1
-
-
-def test_the_lights_the_engine_keeps_are_the_derived_ones() -> None:
-    game = day_one()
-    for event in (Nominated(1, 3), NEXT, SeatPressed(4), OffenceGiven(7, "4.6.2"), NEXT):
-        before = game
-        game, effects = step(game, event)
-        assert game.lights == views.lights(game)
-        pairs = zip(before.lights, game.lights, strict=True)
-        changed = [n for n, (a, b) in enumerate(pairs, 1) if a != b]
-        assert [seat for seat, _ in lights(effects)] == changed
 
 
 # --- setting up a table ---------------------------------------------------------
@@ -460,11 +454,11 @@ def test_a_removal_in_ones_last_word_cuts_it_short(rules: Ruleset, offence: str)
     assert game.turn is not None and (game.turn.seat, game.turn.kind) == (4, "last_word")
     out = game.seat(4).out
     assert out is not None and out.how == "voted"
-    game, effects = step(game, OffenceGiven(4, offence))
+    before, (game, effects) = game, step(game, OffenceGiven(4, offence))
     assert game.seat(4).out == out
     assert game.phase == "night" and not any(name == "turn" for name, _ in game.timers)
     assert "removed" in cues(effects)
-    assert (4, "off") in lights(effects)
+    assert (4, "off") in lights(before, game)
 
 
 def test_the_shot_of_a_shooter_removed_during_the_night_does_not_count() -> None:

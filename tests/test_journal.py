@@ -266,8 +266,10 @@ def test_journal_is_on_disk_before_the_effects(tmp_path: Path) -> None:
 
     table = Table(journal=journal.Journal(path), on_effects=sink)
     table.run(parse_lines(GAME.splitlines(), "game", load_ruleset))
-    assert len(seen) >= 70  # releases in the speeches have no effects
-    assert {r["input"] for _, r in seen} >= {"setup", "timer", "next", "press", "shot", "undo"}
+    # Presses and releases that only move a hand have no effects (lights are a
+    # view of the state, not effects); everything else has some.
+    assert len(seen) >= 50
+    assert {r["input"] for _, r in seen} >= {"setup", "timer", "next", "shot", "undo"}
 
 
 def test_write_and_fsync_come_before_the_effects(

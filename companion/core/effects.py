@@ -1,7 +1,8 @@
 """Orders from the rules engine to the shells, named in the imperative.
 
 The engine never acts; it returns these and the runtime carries them out in
-order after the input that caused them is safely in the journal.
+order after the input that caused them is safely in the journal. Seat lights
+are not among them: they are a view of the state (``views.lights``).
 """
 
 from __future__ import annotations
@@ -34,14 +35,6 @@ class CancelTimer:
 
 
 @dataclass(frozen=True, slots=True)
-class SetSeatLight:
-    """Show a seat's state on its LED (see docs/lights.md for the language)."""
-
-    seat: int
-    mode: str
-
-
-@dataclass(frozen=True, slots=True)
 class ProposeOffence:
     """Ask the host to confirm an offence the table noticed (a hand lifted early)."""
 
@@ -66,4 +59,4 @@ class Ignored:
     reason: str
 
 
-Effect = Say | StartTimer | CancelTimer | SetSeatLight | ProposeOffence | TellHost | Ignored
+Effect = Say | StartTimer | CancelTimer | ProposeOffence | TellHost | Ignored

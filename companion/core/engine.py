@@ -9,6 +9,8 @@ Rules of this module (after h11's state machine):
   objects are immutable, so there is nothing to roll back).
 * Every accepted input that changes the game links the new state to the old
   one (``Game.prev``), which is what ``Undone`` walks back.
+* Seat lights are not effects: they are a view of the state
+  (``views.lights``), which the seat shell renders after each input.
 * Which handler takes an input is a table: (coarse phase, event type).
 """
 
@@ -19,7 +21,7 @@ from collections.abc import Callable
 
 from . import day, discipline, night, outcome, views, voting
 from .common import IllegalInput, Step, require, seat_in_range
-from .effects import Effect, Ignored, SetSeatLight
+from .effects import Effect, Ignored
 from .events import (
     BestMoveMade,
     Event,
@@ -37,7 +39,6 @@ from .events import (
     Undone,
 )
 from .state import Game, Result, Seat
-from .views import light_inputs, lights
 
 __all__ = ["IllegalInput", "new_game", "step"]
 
@@ -103,23 +104,9 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
 
 def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tuple[Effect, ...]]:
     game = t.game
-    if not t.changed:
-        return game, tuple(t.effects)
-    key = light_inputs(game)
-    if before is not None and before.light_key == key:
-        now = before.lights
-    else:
-        now = lights(game)
-        old = before.lights if before is not None else ()
-        if now != old:
-            append = t.effects.append
-            for number, mode in enumerate(now, 1):
-                if number > len(old) or old[number - 1] != mode:
-                    append(SetSeatLight(number, mode))
-    fields = game.__dict__  # this step's own copy (t.changed): safe to write
-    fields["lights"] = now
-    fields["light_key"] = key
-    fields["prev"] = before if link else game.prev
+    if t.changed:
+        # This step's own copy (t.changed), so it is safe to write.
+        game.__dict__["prev"] = before if link else game.prev
     return game, tuple(t.effects)
 
 

@@ -128,9 +128,6 @@ class Game:
     timer_generation: int = 0
     timers: tuple[tuple[str, int], ...] = ()  # running timers: (name, generation)
     seed: int = 0
-    lights: tuple[str, ...] = ()  # each seat's light, as views.lights gives it
-    #: what the lights were worked out from (views.light_inputs), for the next state
-    light_key: tuple[object, ...] = field(default=(), repr=False, compare=False)
     log: Record | None = field(default=None, repr=False, compare=False)
     prev: Game | None = field(default=None, repr=False, compare=False)
 

@@ -71,27 +71,10 @@ OFF, STEADY, SLOW_BLINK, FAST_BLINK = "off", "steady", "slow_blink", "fast_blink
 PENALISED, MAY_VOTE, HOLDING, IDLE = "penalised", "may_vote", "holding", "idle"
 
 
-def light_inputs(game: Game) -> tuple[object, ...]:
-    """Everything ``lights`` reads. Two states with equal light inputs have the
-    same lights, so the engine skips recomputing them (night choices and vote
-    timers, for instance, change none of this). Tuples are compared by
-    identity: the engine replaces them whenever they change."""
-    ballot = game.ballot
-    return (
-        game.phase,
-        game.day,
-        game.turn_at,
-        game.turn_over,
-        game.turn_warned,
-        id(game.turns),
-        id(game.seats),
-        None if ballot is None else ballot.held,
-    )
-
-
 def lights(game: Game) -> tuple[str, ...]:
-    """Each seat's light. Called after most accepted inputs, so what every
-    seat shares (the turn, the ballot, the day) is worked out once."""
+    """Each seat's light. Lights are a view of the state, not orders: the
+    seat shell renders them after each accepted input (``light_changes``),
+    and a restarted table renders them once from the resumed state."""
     day = rights_day(game)
     turn = game.turn
     speaker = turn.seat if turn is not None else 0
@@ -113,3 +96,13 @@ def lights(game: Game) -> tuple[str, ...]:
         else:
             out.append(IDLE)
     return tuple(out)
+
+
+def light_changes(before: Game | None, after: Game) -> list[tuple[int, str]]:
+    """(seat, mode) for every seat whose light differs between two states;
+    every seat when there is no state before."""
+    now = lights(after)
+    old = lights(before) if before is not None else ()
+    if len(old) != len(now):
+        return list(enumerate(now, 1))
+    return [(n, mode) for n, (was, mode) in enumerate(zip(old, now, strict=True), 1) if was != mode]
