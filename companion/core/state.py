@@ -7,7 +7,6 @@ Each accepted input gives a new ``Game`` that keeps the one before it in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any, Literal, TypeVar
 
 from .rules import NightStep, Ruleset
@@ -100,7 +99,7 @@ class Record:
     prev: Record | None = field(default=None, repr=False, compare=False)
 
 
-@dataclass(frozen=True)  # no slots: evolve() copies its __dict__ in one go
+@dataclass(frozen=True)  # no slots: evolve() copies it dict to dict
 class Game:
     rules: Ruleset
     seats: tuple[Seat, ...] = ()
@@ -141,34 +140,15 @@ class Game:
         return None
 
 
-_T = TypeVar("_T")
-_FIELDS: dict[type, tuple[tuple[str, ...], attrgetter[Any], dict[str, int]]] = {}
+_Copied = TypeVar("_Copied", Game, Seat, Ballot)
 
 
-def evolve(obj: _T, changes: dict[str, Any]) -> _T:
-    """``dataclasses.replace`` for the frozen classes above, without the
-    checks and the keyword call: replay throughput is bound by how fast
-    states are copied. ``Game`` (the big one) is copied dict to dict."""
-    cls = type(obj)
-    if cls in _DICT_COPIED:
-        copy = object.__new__(cls)
-        fields = copy.__dict__
-        fields.update(obj.__dict__)
-        fields.update(changes)
-        return copy
-    known = _FIELDS.get(cls)
-    if known is None:
-        names: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
-        known = _FIELDS[cls] = (names, attrgetter(*names), {n: i for i, n in enumerate(names)})
-    names, getter, index = known
-    values = list(getter(obj))
-    for name, value in changes.items():
-        values[index[name]] = value
-    new = object.__new__(cls)
-    setter = object.__setattr__
-    for name, value in zip(names, values, strict=True):
-        setter(new, name, value)
-    return new
-
-
-_DICT_COPIED = frozenset({Game, Seat, Ballot})
+def evolve(obj: _Copied, changes: dict[str, Any]) -> _Copied:
+    """``dataclasses.replace`` for the three classes the engine copies on
+    every input, dict to dict (they have no slots for that reason) and
+    without replace's checks: replay speed is bound by state copies."""
+    copy = object.__new__(type(obj))
+    fields = copy.__dict__
+    fields.update(obj.__dict__)
+    fields.update(changes)
+    return copy
