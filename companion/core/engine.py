@@ -38,7 +38,7 @@ from .events import (
     TimerExpired,
     Undone,
 )
-from .state import Game, Result, Seat
+from .state import Game, Seat
 
 __all__ = ["IllegalInput", "new_game", "step"]
 
@@ -103,6 +103,7 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
 
 
 def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tuple[Effect, ...]]:
+    """The step's result; a changed game remembers the one before it (undo)."""
     game = t.game
     if t.changed:
         # This step's own copy (t.changed), so it is safe to write.
@@ -253,7 +254,3 @@ _ANY_PHASE: dict[type, Handler] = {
     TeamSurrendered: _surrender,
     GameSetUp: _setup_again,
 }
-
-
-def result_of(game: Game) -> Result | None:
-    return game.result
