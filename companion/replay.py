@@ -9,17 +9,21 @@ Timer deadlines are kept as numbers, so a long game accumulates no drift.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .core.effects import CancelTimer, Effect, StartTimer
+from .clock import Deadlines, Timers
+from .core.effects import Effect
 from .core.engine import new_game, step
-from .core.events import Event, GameSetUp, TimerExpired, Undone
+from .core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused, Undone
 from .core.state import Game
 from .journal import Journal
 from .script import ScriptError, ScriptLine, event_fields
 
 EffectSink = Callable[[float, tuple[Effect, ...]], None]
+
+#: host inputs that carry the time left on the running timers
+_TIMED = (TimersPaused, TimeAdjusted)
 
 
 @dataclass
@@ -34,11 +38,13 @@ class Table:
     now: float = 0.0
     inputs: int = 0
     last_line: int = 0  # the last script line applied (for resuming)
-    #: running timers: name -> (deadline, generation). Replaced, never changed
-    #: in place, so the undo history can keep each one without copying it.
-    timers: dict[str, tuple[float, int]] = field(default_factory=dict)
-    _timer_history: list[dict[str, tuple[float, int]]] = field(default_factory=list)
-    _next_due: float = float("inf")  # the earliest deadline in ``timers``
+    clock: Timers = field(default_factory=Timers)  # the engine's timers as deadlines
+    _timer_history: list[Deadlines] = field(default_factory=list)
+
+    @property
+    def timers(self) -> Deadlines:
+        """Running timers: name -> (deadline, generation)."""
+        return self.clock.deadlines
 
     # --- feeding --------------------------------------------------------------
     def run(self, lines: Iterable[ScriptLine]) -> Game | None:
@@ -50,7 +56,7 @@ class Table:
     def feed(self, line: ScriptLine) -> None:
         at = line.at
         try:
-            if self.auto_timers and at >= self._next_due:
+            if self.auto_timers and at >= self.clock.next_due:
                 self.advance_to(at)
             if at > self.now:
                 self.now = at
@@ -58,6 +64,9 @@ class Table:
             if event is None:  # "wait"
                 self.last_line = max(self.last_line, line.fields.get("line", line.number))
                 return
+            if type(event) in _TIMED and not line.fields.get("remaining"):
+                # The host's pause / ±time carries what the clock shows now.
+                event, line = self._with_remaining(event, line)
             self._apply(event, line, None)
         except ValueError as error:  # IllegalInput and BadEvent
             raise ScriptError(self.source, line.number, line.text, str(error)) from None
@@ -72,10 +81,8 @@ class Table:
 
     def advance_to(self, at: float) -> None:
         """Fire, in deadline order, every timer due by ``at``."""
-        while self.timers:
-            timers = self.timers  # replaced by each firing
-            name = min(timers, key=timers.__getitem__)  # earliest (deadline, generation)
-            deadline, generation = timers[name]
+        while (due := self.clock.earliest()) is not None:
+            name, deadline, generation = due
             if deadline > at:
                 break
             # A deadline already past (a timer an undo brought back) fires now:
@@ -85,6 +92,16 @@ class Table:
             expired = TimerExpired(name, generation)
             record = None if self.journal is None else {"at": self.now, **event_fields(expired)}
             self._apply(expired, None, record)
+
+    def _with_remaining(self, event: Event, line: ScriptLine) -> tuple[Event, ScriptLine]:
+        left = self.clock.remaining(self.now)
+        timed: Event
+        if isinstance(event, TimeAdjusted):
+            timed = TimeAdjusted(event.seconds, left)
+        else:
+            timed = TimersPaused(left)
+        fields = {**line.fields, "remaining": [[name, seconds] for name, seconds in left]}
+        return timed, replace(line, event=timed, fields=fields)
 
     def apply(self, event: Event, record: dict[str, Any]) -> tuple[Effect, ...]:
         """Step the engine; journal the input once accepted; then carry out its effects."""
@@ -110,24 +127,23 @@ class Table:
                 record = self._record(line)
             self.journal.append(record)
         self.inputs += 1
+        clock = self.clock
         if type(event) is Undone:
-            self._set_timers(self._timer_history.pop() if self._timer_history else {})
+            clock.restore(self._timer_history.pop() if self._timer_history else {})
         else:
             if game is not before and before is not None:
                 # The timers as they were before this input (an expired timer
                 # included): what an undo of it brings back.
-                self._timer_history.append(self.timers)
+                self._timer_history.append(clock.deadlines)
             if type(event) is TimerExpired:
                 assert isinstance(event, TimerExpired)
-                self._set_timers({k: v for k, v in self.timers.items() if k != event.name})
+                clock.expired(event.name)
         self.game = game
         if effects:
-            self._carry_out(effects)
+            clock.carry_out(effects, self.now)
+            if self.on_effects is not None:
+                self.on_effects(self.now, effects)
         return effects
-
-    def _set_timers(self, timers: dict[str, tuple[float, int]]) -> None:
-        self.timers = timers
-        self._next_due = min(timers.values())[0] if timers else float("inf")
 
     def _record(self, line: ScriptLine) -> dict[str, Any]:
         """The journal line of a script line: its time, its fields, its line number."""
@@ -136,23 +152,3 @@ class Table:
             record["journal"] = True
         record.setdefault("line", line.number)
         return record
-
-    def _carry_out(self, effects: tuple[Effect, ...]) -> None:
-        now = self.now
-        timers: dict[str, tuple[float, int]] | None = None
-        for effect in effects:
-            kind = type(effect)
-            if kind is StartTimer:
-                assert isinstance(effect, StartTimer)
-                if timers is None:
-                    timers = dict(self.timers)
-                timers[effect.name] = (now + effect.seconds, effect.generation)
-            elif kind is CancelTimer:
-                assert isinstance(effect, CancelTimer)
-                if timers is None:
-                    timers = dict(self.timers)
-                timers.pop(effect.name, None)
-        if timers is not None:
-            self._set_timers(timers)
-        if self.on_effects is not None:
-            self.on_effects(now, effects)

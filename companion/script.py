@@ -27,7 +27,10 @@ from .core.events import (
     SeatReleased,
     SpeechPassed,
     TeamSurrendered,
+    TimeAdjusted,
     TimerExpired,
+    TimersPaused,
+    TimersResumed,
     Undone,
 )
 from .core.rules import Ruleset
@@ -80,6 +83,9 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "undo": ((), ()),
     "wait": ((), ()),
     "timer": (("name", "generation"), ()),
+    "pause": ((), ("remaining",)),
+    "resume": ((), ()),
+    "adjust": (("seconds",), ("remaining",)),
 }
 
 #: every key an input may carry ("line": the script line a journal record came from)
@@ -204,6 +210,28 @@ def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
     )
 
 
+def _remaining(obj: dict[str, Any]) -> tuple[tuple[str, float], ...]:
+    """``remaining``: [[timer, seconds], ...] as a journal writes it; absent in
+    a script, where the replay fills in what its clock shows."""
+    value = obj.get("remaining", [])
+    if not isinstance(value, list) or not all(
+        isinstance(pair, list)
+        and len(pair) == 2
+        and isinstance(pair[0], str)
+        and _is_number(pair[1])
+        for pair in value
+    ):
+        raise BadEvent("'remaining' must be a list of [timer, seconds] pairs")
+    return tuple((name, float(seconds)) for name, seconds in value)
+
+
+def _seconds(obj: dict[str, Any]) -> float:
+    value = obj["seconds"]
+    if not _is_number(value):
+        raise BadEvent(f"'seconds' must be a number, got {value!r}")
+    return float(value)
+
+
 def _night_choice(action: str | None) -> Callable[[dict[str, Any]], Event]:
     return lambda obj: NightChoiceMade(_int(obj, "seat"), _int(obj, "target"), action)
 
@@ -222,6 +250,9 @@ _BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
     "best_move": lambda obj: BestMoveMade(_int(obj, "seat"), _ints(obj, "suspects")),
     "surrender": lambda obj: TeamSurrendered(_str(obj, "team")),
     "timer": lambda obj: TimerExpired(_str(obj, "name"), _int(obj, "generation")),
+    "pause": lambda obj: TimersPaused(_remaining(obj)),
+    "resume": lambda obj: TimersResumed(),
+    "adjust": lambda obj: TimeAdjusted(_seconds(obj), _remaining(obj)),
     "choice": _night_choice(None),
     **{alias: _night_choice(action) for alias, action in _NIGHT_ALIASES.items()},
 }

@@ -18,7 +18,9 @@ EXAMPLES = ROOT / "examples"
 def play(*lines: dict[str, Any], table: Table | None = None) -> Game:
     """Run script lines (dicts as they would be written in a .jsonl file)."""
     table = table or Table()
-    parsed = parse_lines([json.dumps(line) for line in lines], "test", load_ruleset)
+    parsed = parse_lines(
+        [json.dumps(line) for line in lines], "test", load_ruleset, start_at=table.now
+    )
     game = table.run(parsed)
     assert game is not None
     return game

@@ -82,6 +82,8 @@ class Step:
         timers.append((name, generation))
         self.set(timer_generation=generation, timers=tuple(timers))
         self.effects.append(StartTimer(name, seconds, generation))
+        if game.paused:  # a new turn, window or step: what was paused is gone
+            self._forget_paused((name,))
 
     def cancel_timers(self, *names: str) -> None:
         running = self._game.timers
@@ -93,6 +95,11 @@ class Step:
                 kept.append(timer)
         if len(kept) != len(running):
             self.set(timers=tuple(kept))
+        if self._game.paused:
+            self._forget_paused(names)
+
+    def _forget_paused(self, names: tuple[str, ...]) -> None:
+        self.set(paused=tuple(p for p in self._game.paused if p[0] not in names))
 
     def cancel_all_timers(self) -> None:
         self.cancel_timers(*(name for name, _ in self.game.timers))

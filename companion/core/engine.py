@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from . import day, discipline, night, outcome, views, voting
+from . import day, discipline, night, outcome, timing, views, voting
 from .common import IllegalInput, Step, require, seat_in_range
 from .effects import Effect, Ignored
 from .events import (
@@ -35,7 +35,10 @@ from .events import (
     SeatReleased,
     SpeechPassed,
     TeamSurrendered,
+    TimeAdjusted,
     TimerExpired,
+    TimersPaused,
+    TimersResumed,
     Undone,
 )
 from .state import Game, Seat
@@ -144,6 +147,20 @@ def _timer(t: Step, event: Event) -> None:
         night.next_step(t)
 
 
+def _paused(t: Step, event: Event) -> None:
+    assert isinstance(event, TimersPaused)
+    timing.pause(t, event)
+
+
+def _resumed(t: Step, event: Event) -> None:
+    timing.resume(t)
+
+
+def _adjusted(t: Step, event: Event) -> None:
+    assert isinstance(event, TimeAdjusted)
+    timing.adjust(t, event)
+
+
 def _speech_pressed(t: Step, event: Event) -> None:
     assert isinstance(event, SeatPressed)
     seat_in_range(t.game, event.seat)
@@ -247,6 +264,9 @@ _HANDLERS: dict[tuple[str, type], Handler] = {
 #: Inputs taken in every phase but the end (the handlers check further).
 _ANY_PHASE: dict[type, Handler] = {
     TimerExpired: _timer,
+    TimersPaused: _paused,
+    TimersResumed: _resumed,
+    TimeAdjusted: _adjusted,
     SeatPressed: _press_ignored,
     SeatReleased: _release_ignored,
     OffenceGiven: _offence,

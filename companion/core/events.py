@@ -151,6 +151,54 @@ class TeamSurrendered:
     team: str
 
 
+#: (timer name, seconds left) for each running timer, as the shell's clock
+#: measured them when the host acted; the engine reads no clock itself.
+Remaining = tuple[tuple[str, float], ...]
+
+
+def _remaining(value: Remaining) -> None:
+    for item in value:
+        if (
+            not isinstance(item, tuple)
+            or len(item) != 2
+            or not isinstance(item[0], str)
+            or not isinstance(item[1], int | float)
+            or isinstance(item[1], bool)
+        ):
+            raise BadEvent(f"remaining must be (timer, seconds) pairs, got {item!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class TimersPaused:
+    """The host paused the running timers (a speech, a vote window, a night step)."""
+
+    remaining: Remaining = ()
+
+    def __post_init__(self) -> None:
+        _remaining(self.remaining)
+
+
+@dataclass(frozen=True, slots=True)
+class TimersResumed:
+    """The host let the paused timers run again."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeAdjusted:
+    """The host added (or, negative, took) time from the current turn, window
+    or night step; ``remaining`` as in ``TimersPaused``."""
+
+    seconds: float
+    remaining: Remaining = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.seconds, int | float) or isinstance(self.seconds, bool):
+            raise BadEvent(f"seconds must be a number, got {self.seconds!r}")
+        if not self.seconds or self.seconds != self.seconds or abs(self.seconds) > 3600:
+            raise BadEvent(f"seconds must be a non-zero number of seconds, got {self.seconds!r}")
+        _remaining(self.remaining)
+
+
 @dataclass(frozen=True, slots=True)
 class Undone:
     """The host took back the last accepted input."""
@@ -169,5 +217,8 @@ Event = (
     | NightChoiceMade
     | BestMoveMade
     | TeamSurrendered
+    | TimersPaused
+    | TimersResumed
+    | TimeAdjusted
     | Undone
 )

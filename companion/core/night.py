@@ -48,7 +48,10 @@ def _begin_step(t: Step) -> None:
 
 
 def next_step(t: Step) -> None:
-    t.set(night_step=t.game.night_step + 1)
+    game = t.game
+    if game.night_step < len(game.tonight) and game.tonight[game.night_step].end_cue:
+        t.say(game.tonight[game.night_step].end_cue)
+    t.set(night_step=game.night_step + 1)
     _begin_step(t)
 
 

@@ -75,6 +75,8 @@ class NightStep:
     from_night: int = 1
     #: what the host and the protocol call the step (Russian); defaults to the id
     name: str = ""
+    #: voice cue spoken when the step ends («Мафия засыпает»); none if empty
+    end_cue: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -215,7 +215,10 @@ class _Parser:
                 t.fail("from_night", "a night0 step runs on night 0")
             seconds = t.float_("seconds", self.timings.night_step_s)
             name = t.opt_str("name") or ident
-            yield NightStep(ident, cue, roles, action, seconds, reveals, from_night, name)
+            end_cue = t.opt_str("end_cue") or ""
+            if end_cue and not ID.match(end_cue):
+                t.fail("end_cue", SNAKE)
+            yield NightStep(ident, cue, roles, action, seconds, reveals, from_night, name, end_cue)
 
     def parse_offences(self) -> Iterator[Offence]:
         for ident, t in self.root.entries("offences", _names(Offence)[1:]):

@@ -126,6 +126,7 @@ class Game:
     proposals: tuple[Proposal, ...] = ()
     timer_generation: int = 0
     timers: tuple[tuple[str, int], ...] = ()  # running timers: (name, generation)
+    paused: tuple[tuple[str, float], ...] = ()  # paused timers: (name, seconds left)
     seed: int = 0
     log: Record | None = field(default=None, repr=False, compare=False)
     prev: Game | None = field(default=None, repr=False, compare=False)

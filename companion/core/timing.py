@@ -1,0 +1,109 @@
+"""The host's hands on the clock: pause, resume, add or take time.
+
+The engine reads no clock. The shell that owns the deadlines measures how
+long each running timer has left and puts it in the input
+(``TimersPaused.remaining``, ``TimeAdjusted.remaining``); the journal keeps
+those figures, so a replay does exactly what the live table did.
+"""
+
+from __future__ import annotations
+
+from . import day, night, voting
+from .common import Step, require
+from .events import Remaining, TimeAdjusted, TimersPaused
+
+#: the timer that measures each phase (the first one running counts)
+_MAIN = {"speeches": ("turn",), "voting": ("vote", "count"), "night": ("night",)}
+
+
+def _running(t: Step) -> set[str]:
+    return {name for name, _ in t.game.timers}
+
+
+def _given(t: Step, remaining: Remaining) -> dict[str, float]:
+    running = _running(t)
+    given = {name: max(0.0, float(seconds)) for name, seconds in remaining}
+    require(
+        set(given) == running,
+        f"the time left must be given for the running timers {sorted(running)}, got {sorted(given)}",
+    )
+    return given
+
+
+def pause(t: Step, event: TimersPaused) -> None:
+    require(not t.game.paused, "the timers are already paused")
+    require(bool(t.game.timers), "no timer is running")
+    left = _given(t, event.remaining)
+    t.cancel_timers(*left)
+    t.set(paused=tuple(left.items()))
+    t.record("paused", left=",".join(f"{name}={seconds:g}" for name, seconds in left.items()))
+    t.say("paused")
+
+
+def resume(t: Step) -> None:
+    require(bool(t.game.paused), "the timers are not paused")
+    for name, seconds in t.game.paused:
+        t.start_timer(name, seconds)
+    t.set(paused=())
+    t.record("resumed")
+    t.say("resumed")
+
+
+def adjust(t: Step, event: TimeAdjusted) -> None:
+    game = t.game
+    paused = bool(game.paused)
+    left = dict(game.paused) if paused else _given(t, event.remaining)
+    main = next((name for name in _MAIN.get(game.phase, ()) if name in left), None)
+    if main is None:
+        # Only a speaker over time can be given more without a running timer.
+        require(
+            game.phase == "speeches" and game.turn_over and event.seconds > 0,
+            "there is no turn, vote window or night step to add time to",
+        )
+        main = "turn"
+        left["turn"] = event.seconds
+        t.set(turn_over=False)
+    else:
+        left[main] = max(0.0, left[main] + event.seconds)
+    t.record("time_added", seconds=event.seconds, left=left[main])
+    t.say("time_added", seconds=int(event.seconds))
+    if game.phase == "speeches":
+        _warning_follows(t, left)
+    if paused:
+        t.set(paused=tuple(left.items()))
+        return
+    stale = _running(t) - set(left)
+    if stale:
+        t.cancel_timers(*stale)
+    if left[main] <= 0:
+        # Time taken beyond what was left: the turn, window or step is over now.
+        t.cancel_timers(*left)
+        _expire(t, main)
+        return
+    for name, seconds in left.items():
+        t.start_timer(name, seconds)
+
+
+def _warning_follows(t: Step, left: dict[str, float]) -> None:
+    """The warning sounds ``warning_s`` before the end of the turn, wherever
+    the end has moved."""
+    warning = t.game.rules.timings.warning_s
+    turn_left = left["turn"]
+    if turn_left > warning > 0:
+        left["warning"] = turn_left - warning
+        t.set(turn_warned=False)
+    else:
+        left.pop("warning", None)
+        if not t.game.turn_warned and turn_left > 0:
+            t.set(turn_warned=True)
+            t.say("time_warning", seconds=int(turn_left))
+
+
+def _expire(t: Step, main: str) -> None:
+    if main == "turn":
+        if not t.game.turn_over:
+            day.time_up(t)
+    elif main in ("vote", "count"):
+        voting.advance(t)
+    else:
+        night.next_step(t)
