@@ -54,7 +54,10 @@ from companion.core.events import (
     SeatReleased,
     SpeechPassed,
     TeamSurrendered,
+    TimeAdjusted,
     TimerExpired,
+    TimersPaused,
+    TimersResumed,
     Undone,
 )
 from companion.core.night import steps as night_steps
@@ -448,6 +451,24 @@ class CoreMachine(RuleBasedStateMachine):
         )
         suspects = data.draw(st.lists(self.seat_st(), min_size=0, max_size=4), label="suspects")
         self.send(BestMoveMade, seat, tuple(suspects))
+
+    @rule(data=st.data())
+    def pause(self, data: st.DataObject) -> None:
+        names = [name for name, _ in self.g.timers]
+        if data.draw(st.booleans(), label="wrong timers"):
+            names = data.draw(st.lists(st.sampled_from(TIMER_NAMES), max_size=2), label="names")
+        left = tuple((name, data.draw(st.floats(0, 90), label=name)) for name in names)
+        self.apply(TimersPaused(left))
+
+    @rule()
+    def resume(self) -> None:
+        self.apply(TimersResumed())
+
+    @rule(data=st.data())
+    def adjust(self, data: st.DataObject) -> None:
+        seconds = data.draw(st.sampled_from([-30, -10, -1, 5, 10, 30]), label="seconds")
+        left = tuple((name, data.draw(st.floats(0, 90), label=name)) for name, _ in self.g.timers)
+        self.apply(TimeAdjusted(seconds, left))
 
     @rule()
     def undo(self) -> None:
