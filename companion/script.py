@@ -265,7 +265,47 @@ def _event(name: str, obj: dict[str, Any], load_ruleset: RulesetLoader) -> Event
 
 
 def event_fields(event: Event) -> dict[str, Any]:
-    """The script fields of an event the engine made itself (a timer expiry)."""
-    if isinstance(event, TimerExpired):
-        return {"input": "timer", "name": event.name, "generation": event.generation}
-    raise TypeError(f"{type(event).__name__} is written from its script line")
+    """The script fields of an event that did not come from a script line (a
+    timer's expiry, a button, a console key): what the journal writes."""
+    if isinstance(event, GameSetUp):
+        fields: dict[str, Any] = {"input": "setup", "ruleset": event.ruleset.name}
+        fields["seats"] = event.seats
+        if event.roles is not None:
+            fields["roles"] = list(event.roles)
+        return {**fields, "seed": event.seed, "first_speaker": event.first_speaker}
+    if isinstance(event, NightChoiceMade):
+        name = {v: k for k, v in _NIGHT_ALIASES.items()}.get(event.action or "", "choice")
+        return {"input": name, "seat": event.seat, "target": event.target}
+    if isinstance(event, TimersPaused | TimeAdjusted):
+        fields = (
+            {"input": "pause"}
+            if isinstance(event, TimersPaused)
+            else {
+                "input": "adjust",
+                "seconds": event.seconds,
+            }
+        )
+        return {**fields, "remaining": [[name, seconds] for name, seconds in event.remaining]}
+    name, attributes = _FIELDS_OF[type(event)]
+    return {"input": name, **{key: _plain(getattr(event, key)) for key in attributes}}
+
+
+def _plain(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else value
+
+
+#: event type -> (input name, the fields it is written with)
+_FIELDS_OF: dict[type, tuple[str, tuple[str, ...]]] = {
+    HostAdvanced: ("next", ()),
+    Undone: ("undo", ()),
+    TimersResumed: ("resume", ()),
+    SeatPressed: ("press", ("seat",)),
+    SeatReleased: ("release", ("seat",)),
+    SpeechPassed: ("pass", ("seat",)),
+    Nominated: ("nominate", ("by", "target")),
+    OffenceGiven: ("offence", ("seat", "offence")),
+    ProposalDismissed: ("dismiss", ("index",)),
+    BestMoveMade: ("best_move", ("seat", "suspects")),
+    TeamSurrendered: ("surrender", ("team",)),
+    TimerExpired: ("timer", ("name", "generation")),
+}

@@ -1,0 +1,61 @@
+"""Every input the live table produces can be written to the journal and
+read back as the same event (the journal is a table script)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.core.events import (
+    BestMoveMade,
+    Event,
+    GameSetUp,
+    HostAdvanced,
+    NightChoiceMade,
+    Nominated,
+    OffenceGiven,
+    ProposalDismissed,
+    SeatPressed,
+    SeatReleased,
+    SpeechPassed,
+    TeamSurrendered,
+    TimeAdjusted,
+    TimerExpired,
+    TimersPaused,
+    TimersResumed,
+    Undone,
+)
+from companion.rulesets import load_ruleset
+from companion.script import event_fields, parse_line
+
+CLUB = load_ruleset("club")
+
+EVENTS: list[Event] = [
+    GameSetUp(CLUB, 10, None, 5, 3),
+    GameSetUp(CLUB, 4, ("civilian", "mafia", "maniac", "sheriff")),
+    HostAdvanced(),
+    Undone(),
+    TimersResumed(),
+    SeatPressed(3),
+    SeatReleased(3),
+    SpeechPassed(2),
+    Nominated(1, 4),
+    OffenceGiven(2, "warning"),
+    ProposalDismissed(0),
+    BestMoveMade(3, (1, 2, 4)),
+    TeamSurrendered("mafia"),
+    TimerExpired("turn", 4),
+    NightChoiceMade(3, 4, "shoot"),
+    NightChoiceMade(3, 4, "heal"),
+    NightChoiceMade(3, 4),
+    TimersPaused((("turn", 3.5), ("warning", 0.0))),
+    TimeAdjusted(-10, (("vote", 1.25),)),
+]
+
+
+@pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)
+def test_an_event_survives_the_journal(event: Event) -> None:
+    fields = event_fields(event)
+    line = parse_line(json.dumps(fields), 1, "journal", 0.0, load_ruleset)
+    assert line.event == event
