@@ -307,5 +307,4 @@ def test_event_fields() -> None:
         "name": "vote",
         "generation": 3,
     }
-    with pytest.raises(TypeError):
-        event_fields(HostAdvanced())
+    assert event_fields(HostAdvanced()) == {"input": "next"}  # tests/test_event_fields.py: all
