@@ -1,0 +1,1 @@
+"""The voice: phrase catalogues, numbers in words, rendering and playing cues."""

@@ -1,0 +1,575 @@
+"""Phrase catalogues: what each cue of the engine sounds like, per language.
+
+A catalogue is a TOML file a club can edit, ``voices/<lang>.toml``: a
+template per cue, with placeholders for the cue's arguments. The syntax
+(documented for editors in ``docs/voice.md``, "Editing phrases")::
+
+    {seat}                            the argument; a number is said in words: «три»
+    {seconds:f|секунда|секунды|секунд}  number + agreeing noun: «двадцать одна секунда»
+    {count:ordinal:n}                 ordinal, with gender m/f/n: «четвёртое»
+    {nominees:list}                   "3,6" -> «три и шесть»
+    {nominees:count:noun|игрок|игрока|игроков}  only the noun agreeing with the list's length
+    {team:team}                       team ids -> names (catalogue [teams], else the ruleset)
+    {seconds:abs|...}                 the number without its sign
+
+A cue given as a table picks its template by one argument's value::
+
+    offence_counted.by = "unit"
+    offence_counted.foul = "Игрок номер {seat}, {count:ordinal:m} фол."
+    offence_counted.remark = "Игрок номер {seat}, {count:ordinal:n} замечание."
+
+looking for the exact value, then ``negative`` / ``positive`` for a number,
+then ``default``. A placeholder that starts a sentence is capitalised.
+
+:data:`CUE_ARGS` is the engine's side of the contract: the arguments each cue
+is given. A template may use only those (checked when the file is loaded),
+and :meth:`Catalogue.variants` enumerates their values for one game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+from companion.core.rules import Ruleset
+from companion.core.toml_lines import KeyPath, format_path, key_lines, line_of
+
+from . import numerals
+
+__all__ = [
+    "CUE_ARGS",
+    "VOICES_DIR",
+    "Catalogue",
+    "CatalogueError",
+    "MissingArgument",
+    "UnknownCue",
+]
+
+#: The repository's catalogues.
+VOICES_DIR = Path(__file__).resolve().parent.parent.parent / "voices"
+
+#: Arguments of every cue the engine and the runtime say. Lists of seats
+#: (``nominees``, ``seats``) and of teams (``team``) come comma-separated.
+CUE_ARGS: dict[str, tuple[str, ...]] = {
+    "night_falls": ("night",),
+    "city_wakes": ("day",),
+    "speech_start": ("seat", "seconds"),
+    "last_word_start": ("seat", "seconds"),
+    "tie_speech_start": ("seat", "seconds"),
+    "time_warning": ("seconds",),
+    "time_up": ("seat",),
+    "speech_lost": ("seat",),
+    "nomination_accepted": ("seat",),
+    "voting_begins": ("nominees",),
+    "vote_question": ("seat",),
+    "thanks": (),
+    "votes_accepted": ("votes",),
+    "rest_votes": ("seat", "votes"),
+    "tie": ("seats",),
+    "revote_begins": ("nominees",),
+    "all_leave_question": ("seats",),
+    "all_leave_accepted": ("votes",),
+    "all_leave_rejected": ("votes",),
+    "voted_out": ("seat",),
+    "no_nominees": (),
+    "single_nominee_no_vote": ("seat",),
+    "warning": ("seat",),
+    "offence_counted": ("seat", "count", "unit"),
+    "loses_rights": ("seat", "day"),
+    "removed": ("seat",),
+    "leaves_at_morning": ("seat",),
+    "miss": (),
+    "team_loses": ("team",),
+    "game_won": ("team",),
+    "game_drawn": (),
+    "undone": (),
+    "time_added": ("seconds",),
+    "paused": (),
+    "resumed": (),
+}
+#: Cues that rulesets name: a night step's ``cue`` and ``end_cue`` take no
+#: arguments, an offence's ``exempt_cue`` takes the seat.
+RULESET_CUE_ARGS: dict[str, tuple[str, ...]] = {"night": (), "exempt": ("seat",)}
+#: The ruleset cues of the shipped rulesets, so their templates are checked too.
+KNOWN_RULESET_CUES: dict[str, tuple[str, ...]] = {
+    **{
+        f"{role}_{when}": ()
+        for role in ("don", "sheriff", "putana", "maniac", "doctor")
+        for when in ("wakes", "sleeps")
+    },
+    **dict.fromkeys(("mafia_agree", "mafia_agree_ends", "mafia_hunts", "mafia_sleeps"), ()),
+    **dict.fromkeys(("free_seating", "free_seating_ends"), ()),
+    "maniac_left": ("seat",),
+}
+
+_OPTIONS = frozenset({"m", "f", "n", "ordinal", "list", "count", "noun", "abs", "team"})
+_GENDERS: tuple[numerals.Gender, ...] = ("m", "f", "n")
+_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+_FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+_NUMBER = re.compile(r"-?\d+\Z")
+_SENTENCE_END = (".", "!", "?", "…")
+_TOP = ("language", "teams", "cues")
+_SYNTAX_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+class CatalogueError(ValueError):
+    """A catalogue that cannot be used, or a cue it cannot say; ``str()``
+    names the file, line and key: ``voices/ru.toml:12: cues.tie: ...``."""
+
+    def __init__(self, source: str, key: str | None, line: int | None, message: str) -> None:
+        self.source, self.key, self.line, self.message = source, key, line, message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+class UnknownCue(KeyError):
+    """The catalogue has no template for a cue."""
+
+    def __init__(self, cue: str, source: str) -> None:
+        self.cue, self.source = cue, source
+        super().__init__(cue)
+
+    def __str__(self) -> str:
+        return f"{self.source}: no phrase for cue {self.cue!r} (add cues.{self.cue})"
+
+
+class MissingArgument(KeyError):
+    """A template needs an argument the cue was not given."""
+
+    def __init__(self, cue: str, arg: str, where: str) -> None:
+        self.cue, self.arg, self.where = cue, arg, where
+        super().__init__(arg)
+
+    def __str__(self) -> str:
+        return f"{self.where}: cue {self.cue!r} needs argument {self.arg!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class Placeholder:
+    arg: str
+    options: frozenset[str]
+    forms: tuple[str, ...]  # noun forms, as many as the language has
+
+    @property
+    def gender(self) -> numerals.Gender:
+        for gender in _GENDERS:
+            if gender in self.options:
+                return gender
+        return "m"
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    pieces: tuple[str | Placeholder, ...]
+    path: KeyPath  # where it is in the file, for messages
+    line: int | None
+
+    @property
+    def args(self) -> frozenset[str]:
+        return frozenset(p.arg for p in self.pieces if isinstance(p, Placeholder))
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One cue: a template, or templates chosen by the value of ``by``."""
+
+    by: str | None
+    templates: Mapping[str, Template]  # by value ("" when there is no ``by``)
+    args: tuple[str, ...]  # every argument the phrase depends on, sorted
+
+
+class Catalogue:
+    """The phrases of one language; built by :meth:`load` or :meth:`parse`."""
+
+    def __init__(
+        self, language: str, source: str, entries: Mapping[str, Entry], teams: Mapping[str, str]
+    ) -> None:
+        self.language = language
+        self.source = source
+        self.entries = dict(entries)
+        self.teams = dict(teams)
+
+    # -- reading -------------------------------------------------------------
+    @classmethod
+    def load(cls, lang: str = "ru", folder: Path | None = None) -> Catalogue:
+        """Read ``<folder>/<lang>.toml`` (folder: the repository's ``voices/``)."""
+        path = (folder or VOICES_DIR) / f"{lang}.toml"
+        source = _display(path)
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except FileNotFoundError:
+            raise CatalogueError(source, None, None, "no such phrase catalogue") from None
+        except UnicodeDecodeError as exc:
+            raise CatalogueError(source, None, None, f"not UTF-8 text: {exc}") from None
+        except OSError as exc:
+            raise CatalogueError(source, None, None, f"cannot read: {exc.strerror}") from None
+        return cls.parse(text, source, default_language=lang)
+
+    @classmethod
+    def parse(cls, text: str, source: str, default_language: str = "ru") -> Catalogue:
+        """Parse and check a catalogue's TOML text; `source` names it in messages."""
+        return _Reader(text, source).catalogue(default_language)
+
+    @property
+    def cues(self) -> frozenset[str]:
+        return frozenset(self.entries)
+
+    def has(self, cue: str) -> bool:
+        return cue in self.entries
+
+    # -- saying --------------------------------------------------------------
+    def text(self, cue: str, args: Mapping[str, int | str], rules: Ruleset | None = None) -> str:
+        """The words for `cue` with `args`; arguments it does not use are ignored."""
+        template = self._choose(cue, args)
+        out: list[str] = []
+        for piece in template.pieces:
+            if isinstance(piece, str):
+                out.append(piece)
+                continue
+            if piece.arg not in args:
+                raise MissingArgument(cue, piece.arg, self._where(template))
+            words = self._render(piece, args[piece.arg], rules, template)
+            before = "".join(out).rstrip()
+            if words and (not before or before.endswith(_SENTENCE_END)):
+                words = words[0].upper() + words[1:]
+            out.append(words)
+        return "".join(out)
+
+    def key(self, cue: str, args: Mapping[str, int | str]) -> str:
+        """A stable, file-name-safe name for the phrase: the cue, then each
+        argument the phrase depends on with its value, sorted by name:
+        ``vote_question-seat-3``, ``time_added-seconds-minus10``. A cue whose
+        phrase uses no argument is its own key (``thanks``). Voice packs name
+        their recordings by it."""
+        entry = self._entry(cue)
+        parts = [cue]
+        for name in entry.args:
+            if name not in args:
+                raise MissingArgument(cue, name, f"{self.source}: cues.{cue}")
+            parts += [name, _safe(args[name])]
+        return "-".join(parts)
+
+    def variants(
+        self, rules: Ruleset, seats: int
+    ) -> Iterator[tuple[str, dict[str, int | str], str]]:
+        """Every (cue, args, text) a game of `rules` with `seats` seats can
+        say, one per distinct :meth:`key`, for rendering ahead of time.
+
+        Lists of seats (``nominees``, ``seats``) are enumerated as single
+        seats only: every seat is covered, but a list of two or more (a tie,
+        the day's nominees) is known only during the game and must be
+        rendered then."""
+        for cue, cue_args in needed_cues(rules).items():
+            entry = self._entry(cue)
+            used = [name for name in entry.args if name in cue_args]
+            domains = [_domain(cue, name, rules, seats) for name in used]
+            for values in itertools.product(*domains):
+                args = dict(zip(used, values, strict=True))
+                yield cue, args, self.text(cue, args, rules)
+
+    # -- inside ----------------------------------------------------------------
+    def _entry(self, cue: str) -> Entry:
+        entry = self.entries.get(cue)
+        if entry is None:
+            raise UnknownCue(cue, self.source)
+        return entry
+
+    def _choose(self, cue: str, args: Mapping[str, int | str]) -> Template:
+        entry = self._entry(cue)
+        if entry.by is None:
+            return entry.templates[""]
+        if entry.by not in args:
+            raise MissingArgument(cue, entry.by, f"{self.source}: cues.{cue}.by")
+        value = args[entry.by]
+        tried = [str(value)]
+        if _is_number(value):
+            number = int(value)
+            tried += ["negative"] if number < 0 else ["positive"] if number > 0 else []
+        for name in [*tried, "default"]:
+            if name in entry.templates:
+                return entry.templates[name]
+        raise CatalogueError(
+            self.source,
+            f"cues.{cue}",
+            _first_line(entry),
+            f"no phrase for {entry.by}={value!r} and no default",
+        )
+
+    def _where(self, template: Template) -> str:
+        where = self.source if template.line is None else f"{self.source}:{template.line}"
+        return f"{where}: {format_path(template.path)}"
+
+    def _render(
+        self, p: Placeholder, value: int | str, rules: Ruleset | None, template: Template
+    ) -> str:
+        lang = self.language
+        if "team" in p.options:
+            names = [self._team_name(team, rules) for team in _items(value)]
+            return numerals.join(names, lang)
+        if "list" in p.options:
+            numbers = [self._number(p, item, template) for item in _items(value)]
+            return numerals.join((numerals.cardinal(n, lang, p.gender) for n in numbers), lang)
+        if not (p.options or p.forms or _is_number(value)):
+            return str(value)  # a word given as it is, e.g. {unit}
+        number = len(_items(value)) if "count" in p.options else self._number(p, value, template)
+        if "abs" in p.options:
+            number = abs(number)
+        if "noun" in p.options:
+            return numerals.agree(number, p.forms, lang)
+        say = numerals.ordinal if "ordinal" in p.options else numerals.cardinal
+        words = say(number, lang, p.gender)
+        return f"{words} {numerals.agree(number, p.forms, lang)}" if p.forms else words
+
+    def _number(self, p: Placeholder, value: int | str, template: Template) -> int:
+        if not _is_number(value):
+            raise CatalogueError(
+                self.source,
+                format_path(template.path),
+                template.line,
+                f"argument {p.arg}={value!r} is not a number",
+            )
+        return int(value)
+
+    def _team_name(self, team: str, rules: Ruleset | None) -> str:
+        if team in self.teams:
+            return self.teams[team]
+        if rules is not None:
+            try:
+                return rules.team(team).name
+            except KeyError:
+                pass
+        return team
+
+
+def needed_cues(rules: Ruleset) -> dict[str, tuple[str, ...]]:
+    """Every cue a game of `rules` can say, with the arguments it is given."""
+    cues = dict(CUE_ARGS)
+    for step in (*rules.night0, *rules.night):
+        for cue in (step.cue, step.end_cue):
+            if cue:
+                cues.setdefault(cue, RULESET_CUE_ARGS["night"])
+    for offence in rules.offences:
+        if offence.exempt_cue:
+            cues.setdefault(offence.exempt_cue, RULESET_CUE_ARGS["exempt"])
+    return cues
+
+
+def _domain(cue: str, arg: str, rules: Ruleset, seats: int) -> list[int | str]:
+    """The values `arg` of `cue` can take in a game of `rules` with `seats` seats."""
+    every_seat = range(1, seats + 1)
+    if arg == "seat":
+        return list(every_seat)
+    if arg in ("nominees", "seats"):
+        return [str(seat) for seat in every_seat]
+    if arg == "votes":
+        return list(range(seats + 1))
+    if arg == "count":
+        return list(range(1, max((s.at for s in rules.ladder.steps), default=5) + 1))
+    if arg == "day":
+        return list(every_seat)
+    if arg == "night":
+        return list(range(seats + 1))
+    if arg == "unit":
+        return [rules.ladder.unit]
+    if arg == "team":
+        ids = [team.id for team in rules.teams]
+        if cue != "game_won":
+            return list(ids)
+        # one team wins, or the teams left at the table share a team's loss
+        sizes = range(1, max(len(ids) - 1, 1) + 1)
+        return [",".join(c) for r in sizes for c in itertools.combinations(ids, r)]
+    if arg == "seconds":
+        return list(_seconds(cue, rules))
+    raise ValueError(f"cue {cue!r}: no known values for argument {arg!r}")
+
+
+def _seconds(cue: str, rules: Ruleset) -> dict[int, None]:
+    t = rules.timings
+    by_cue = {
+        "speech_start": (t.speech_s,),
+        "last_word_start": (t.last_word_s, t.multi_leave_last_word_s),
+        "tie_speech_start": (t.tie_speech_s, t.silenced_tie_speech_s),
+        "time_warning": (t.warning_s,),
+        "time_added": (10, -10),  # the host's ±10 s
+    }
+    values = by_cue.get(cue) or tuple(v for values in by_cue.values() for v in values)
+    return dict.fromkeys(int(v) for v in values if int(v) != 0)  # ordered, no repeats
+
+
+class _Reader:
+    """Builds a :class:`Catalogue` from TOML text, failing with file/key/line."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.text, self.source = text, source
+        self.lines: dict[KeyPath, int] | None = None
+
+    def fail(self, path: KeyPath, message: str) -> NoReturn:
+        raise CatalogueError(self.source, format_path(path) or None, self.line(path), message)
+
+    def line(self, path: KeyPath) -> int | None:
+        if self.lines is None:
+            self.lines = key_lines(self.text)
+        return line_of(self.lines, path)
+
+    def catalogue(self, default_language: str) -> Catalogue:
+        try:
+            data = tomllib.loads(self.text)
+        except tomllib.TOMLDecodeError as exc:
+            message, line = str(exc), None
+            if match := _SYNTAX_AT.search(message):
+                line = int(match.group(1))
+                message = f"{message[: match.start()]} (column {match.group(2)})"
+            raise CatalogueError(self.source, None, line, f"invalid TOML: {message}") from None
+        for key in data:
+            if key not in _TOP:
+                self.fail((key,), f"unknown key; expected one of {', '.join(_TOP)}")
+        language = data.get("language", default_language)
+        if language not in numerals.LANGUAGES:
+            self.fail(("language",), f"{language!r} is not one of {', '.join(numerals.LANGUAGES)}")
+        teams = data.get("teams", {})
+        if not isinstance(teams, dict):
+            self.fail(("teams",), "expected a table of team id = name")
+        for team, name in teams.items():
+            if not isinstance(name, str):
+                self.fail(("teams", team), "a team's name must be a string")
+        cues = data.get("cues")
+        if not isinstance(cues, dict):
+            self.fail(("cues",) if "cues" in data else (), "expected a [cues] table")
+        entries = {cue: self.entry(cue, value, language) for cue, value in cues.items()}
+        return Catalogue(language, self.source, entries, teams)
+
+    def entry(self, cue: str, value: object, lang: str) -> Entry:
+        allowed = CUE_ARGS.get(cue, KNOWN_RULESET_CUES.get(cue))
+        if isinstance(value, str):
+            template = self.template(("cues", cue), value, lang, cue, allowed)
+            return Entry(None, {"": template}, tuple(sorted(template.args)))
+        if not isinstance(value, dict):
+            self.fail(("cues", cue), "expected a phrase (a string) or a table of variants")
+        by = value.get("by")
+        if not isinstance(by, str):
+            self.fail(("cues", cue), 'a table of variants needs by = "<argument>"')
+        if allowed is not None and by not in allowed:
+            self.fail(("cues", cue, "by"), _unknown_arg(cue, by, allowed))
+        templates: dict[str, Template] = {}
+        for name, text in value.items():
+            if name == "by":
+                continue
+            if not isinstance(text, str):
+                self.fail(("cues", cue, name), "a variant must be a phrase (a string)")
+            templates[name] = self.template(("cues", cue, name), text, lang, cue, allowed)
+        if not templates:
+            self.fail(("cues", cue), "a table of variants needs at least one phrase")
+        used = frozenset({by}).union(*(t.args for t in templates.values()))
+        return Entry(by, templates, tuple(sorted(used)))
+
+    def template(
+        self, path: KeyPath, text: str, lang: str, cue: str, allowed: tuple[str, ...] | None
+    ) -> Template:
+        pieces: list[str | Placeholder] = []
+        at = 0
+        for match in _FIELD.finditer(text):
+            pieces.append(text[at : match.start()])
+            at = match.end()
+            token = match.group()
+            if token in ("{{", "}}"):
+                pieces.append(token[0])
+            elif match.group(1) is None:
+                self.fail(path, f"unmatched {token!r} (write {token * 2} for a brace)")
+            else:
+                pieces.append(self.placeholder(path, match.group(1), lang, cue, allowed))
+        pieces.append(text[at:])
+        merged: list[str | Placeholder] = []
+        for piece in pieces:
+            if isinstance(piece, str) and merged and isinstance(merged[-1], str):
+                merged[-1] += piece
+            elif piece != "":
+                merged.append(piece)
+        return Template(tuple(merged), path, self.line(path))
+
+    def placeholder(
+        self, path: KeyPath, body: str, lang: str, cue: str, allowed: tuple[str, ...] | None
+    ) -> Placeholder:
+        head, *forms = body.split("|")
+        name, *options = (part.strip() for part in head.split(":"))
+        shown = "{" + body + "}"
+        if not _NAME.match(name):
+            self.fail(path, f"{shown}: {name!r} is not an argument name (a-z, 0-9, _)")
+        if allowed is not None and name not in allowed:
+            self.fail(path, f"{shown}: " + _unknown_arg(cue, name, allowed))
+        for option in options:
+            if option not in _OPTIONS:
+                self.fail(path, f"{shown}: unknown option {option!r}; known: {_known()}")
+        opts = frozenset(options)
+        if len(opts & set(_GENDERS)) > 1:
+            self.fail(path, f"{shown}: more than one gender")
+        if "team" in opts and (len(opts) > 1 or forms):
+            self.fail(path, f"{shown}: 'team' takes no other option and no noun")
+        if "list" in opts and (opts - {"list", *_GENDERS} or forms):
+            self.fail(path, f"{shown}: 'list' takes only a gender, no noun")
+        if "noun" in opts and not forms:
+            self.fail(path, f"{shown}: 'noun' needs the noun's forms after |")
+        if forms and "ordinal" in opts:
+            self.fail(path, f"{shown}: an ordinal takes no noun forms (write the noun after it)")
+        want = numerals.PLURAL_FORMS[lang]
+        if forms and len(forms) != want:
+            example = "|голос|голоса|голосов" if lang == "ru" else "|vote|votes"
+            self.fail(
+                path,
+                f"{shown}: {lang} needs {want} noun forms "
+                f"(one, {'few, many' if want == 3 else 'other'}; e.g. {example}), got {len(forms)}",
+            )
+        return Placeholder(name, opts, tuple(forms))
+
+
+def _unknown_arg(cue: str, name: str, allowed: tuple[str, ...]) -> str:
+    given = ", ".join(allowed) if allowed else "no arguments"
+    return f"unknown placeholder {name!r}: cue {cue!r} is given {given}"
+
+
+def _known() -> str:
+    return ", ".join(sorted(_OPTIONS))
+
+
+def _first_line(entry: Entry) -> int | None:
+    lines = [t.line for t in entry.templates.values() if t.line is not None]
+    return min(lines, default=None)
+
+
+def _items(value: int | str) -> list[str]:
+    return [item.strip() for item in str(value).split(",") if item.strip()]
+
+
+def _is_number(value: int | str) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or bool(_NUMBER.match(value.strip()))
+
+
+def _safe(value: int | str) -> str:
+    """A value as a file-name-safe key part: -10 -> minus10, "3,6" -> 3_6."""
+    if _is_number(value) and int(value) < 0:
+        return f"minus{-int(value)}"
+    text = str(value).lower()
+    safe = re.sub(r"[^a-z0-9]+", "_", text).strip("_")
+    if text.isascii() and safe:
+        return safe
+    # not ASCII: keep keys apart by the bytes themselves
+    return "_".join(filter(None, (safe, text.encode().hex())))
+
+
+def _display(path: Path) -> str:
+    """The path as messages show it: relative to the working directory when
+    it lies below it (``voices/ru.toml``), else absolute."""
+    absolute = path.resolve()
+    try:
+        return absolute.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(absolute)
