@@ -627,7 +627,7 @@ def test_maniac_speaking_on_leaving_just_leaves() -> None:
     club = Club()
     club.to_day_one()
     club({"input": "offence", "seat": 9, "offence": "swearing", "after": 10})
-    assert club.said("removed")[-1] == {"seat": 9}
+    assert club.said("removed")[-1] == {"seat": 9, "reason": "offence"}
     club({"input": "offence", "seat": 9, "offence": "leaving_with_last_word", "after": 2})
     assert club.said("maniac_left") == [{"seat": 9}]
     assert club.json["result"] is None and club.phase == "speech"

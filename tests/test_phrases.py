@@ -405,6 +405,8 @@ def _typical(cue: str, rules: Ruleset, seat: int) -> dict[str, int | str]:
         "day": 2,
         "night": 1,
         "team": rules.teams[0].id,
+        "loss": "_".join((*rules.ladder.steps[0].loses, "next_day")),
+        "reason": "offence",
     }
     return {name: values[name] for name in needed_cues(rules)[cue]}
 

@@ -30,7 +30,7 @@ def start(t: Step, victims: tuple[int, ...]) -> None:
         if seat.out is None and seat.removal_at_morning:
             t.update_seat(seat.number, out=Out("removed", day, 0), removal_at_morning=False)
             t.record("out", seat=seat.number, how="removed", clause="at_morning")
-            t.say("removed", seat=seat.number)
+            t.say("removed", seat=seat.number, reason="morning")
     if outcome.check(t):
         return
     opener = _opener(t)

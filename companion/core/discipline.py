@@ -81,7 +81,7 @@ def _climb(t: Step, number: int, ladder_step: LadderStep) -> None:
         if ladder_step.team_loss_when_alive == len(living(t.game)):  # tournament 4.8.4
             outcome.team_loss(t, (t.seat(number).team,), "team_loss", ladder_step.team_loss_clause)
         else:
-            remove(t, number, ladder_step.clause)
+            remove(t, number, ladder_step.clause, reason="count")
         return
     bites_on = _bite_day(t, number, ladder_step)
     changes: dict[str, int] = {}
@@ -92,7 +92,8 @@ def _climb(t: Step, number: int, ladder_step: LadderStep) -> None:
     if "vote" in ladder_step.loses:
         changes["no_vote_day"] = bites_on
     t.update_seat(number, **changes)
-    t.say("loses_rights", seat=number, day=bites_on)
+    when = "today" if bites_on == t.game.day else "next_day"
+    t.say("loses_rights", seat=number, loss="_".join((*ladder_step.loses, when)))
 
 
 def _bite_day(t: Step, number: int, ladder_step: LadderStep) -> int:
@@ -108,19 +109,29 @@ def _bite_day(t: Step, number: int, ladder_step: LadderStep) -> int:
     return game.day + 1
 
 
-def remove(t: Step, number: int, clause: str, cue: str | None = None) -> None:
-    """The seat leaves the table now, without a last word."""
+def _say_removed(t: Step, number: int, cue: str | None, reason: str) -> None:
+    if cue:
+        t.say(cue, seat=number)
+    else:
+        t.say("removed", seat=number, reason=reason)
+
+
+def remove(
+    t: Step, number: int, clause: str, cue: str | None = None, reason: str = "offence"
+) -> None:
+    """The seat leaves the table now, without a last word. ``reason``: an
+    "offence" given, or the ladder's "count"."""
     game = t.game
     if game.seat(number).out is not None:
         # Only a seat speaking its own last word gets here once out: the removal
         # cuts the word short, and how and when the seat left stands.
-        t.say(cue or "removed", seat=number)
+        _say_removed(t, number, cue, reason)
         if game.turn is not None and game.turn.seat == number:
             day.end_turn(t)
         return
     t.update_seat(number, out=Out("removed", game.day, 0), removal_at_morning=False)
     t.record("out", seat=number, how="removed", clause=clause)
-    t.say(cue or "removed", seat=number)
+    _say_removed(t, number, cue, reason)
     # Tournament 5.1 keeps a removed nominee on the ballot; otherwise they are dropped
     # (once the vote is under way the ballot stands and a removed winner just stays out).
     stays = game.rules.voting.removed_nominee_stays

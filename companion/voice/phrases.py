@@ -80,8 +80,8 @@ CUE_ARGS: dict[str, tuple[str, ...]] = {
     "single_nominee_no_vote": ("seat",),
     "warning": ("seat",),
     "offence_counted": ("seat", "count", "unit"),
-    "loses_rights": ("seat", "day"),
-    "removed": ("seat",),
+    "loses_rights": ("seat", "loss"),
+    "removed": ("seat", "reason"),
     "leaves_at_morning": ("seat",),
     "miss": (),
     "team_loses": ("team",),
@@ -379,6 +379,12 @@ def _domain(cue: str, arg: str, rules: Ruleset, seats: int) -> list[int | str]:
         return list(range(seats + 1))
     if arg == "unit":
         return [rules.ladder.unit]
+    if arg == "loss":  # the rights a ladder step takes, and when it bites
+        steps = [s for s in rules.ladder.steps if s.loses]
+        whens = ("today", "next_day")
+        return list(dict.fromkeys("_".join((*s.loses, w)) for s in steps for w in whens))
+    if arg == "reason":
+        return ["offence", "count", "morning"]
     if arg == "team":
         ids = [team.id for team in rules.teams]
         if cue != "game_won":
