@@ -42,7 +42,9 @@ class HostLog:
             return template.format(**args) if template else f"{effect.what} {args}"
         if isinstance(effect, ProposeOffence):
             if self.lang == "ru":
-                return f"Предложено нарушение: игрок {effect.seat}, {effect.offence} ({effect.reason})"
+                return (
+                    f"Предложено нарушение: игрок {effect.seat}, {effect.offence} ({effect.reason})"
+                )
             return f"Proposed offence: seat {effect.seat}, {effect.offence} ({effect.reason})"
         if isinstance(effect, Ignored):
             return f"· {effect.reason}"

@@ -10,12 +10,15 @@ cd "$root"
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# Debian packages, one per line in scripts/debian-packages.txt (comments allowed).
+# Debian packages, one per line (comments allowed): scripts/debian-packages.txt,
+# and for the tests also scripts/debian-packages-dev.txt.
+lists=(scripts/debian-packages.txt)
+[ "$profile" = dev ] && lists+=(scripts/debian-packages-dev.txt)
 missing=()
 while read -r pkg _; do
   [ -z "$pkg" ] || [ "${pkg#\#}" != "$pkg" ] && continue
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done < scripts/debian-packages.txt
+done < <(cat "${lists[@]}")
 if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
   echo "setup: installing Debian packages: ${missing[*]}" >&2
   as_root apt-get update -qq
@@ -38,7 +41,7 @@ fi
 
 extra=""; [ "$profile" = dev ] && extra="[dev]"
 stamp=".venv/.installed-$profile"
-want="$(cat pyproject.toml scripts/debian-packages.txt | sha256sum | cut -c1-16)"
+want="$(cat pyproject.toml "${lists[@]}" | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: installing Python packages ($profile); log in .venv/setup.log" >&2
   if ! { .venv/bin/python -m pip install -q --upgrade pip \

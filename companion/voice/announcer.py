@@ -1,0 +1,94 @@
+"""Carries out the engine's ``Say`` effects: the words from the phrase
+catalogue, the sound from the voice pack or the TTS cache, out through the
+speaker.
+
+Every phrase the game can need is rendered and loaded into memory before
+the game starts (``prepare``), so a cue plays from memory the instant it is
+due. A phrase that could not be known ahead (a list of several nominees) is
+rendered on a worker thread and played when ready; it is never urgent.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+
+from ..core.effects import Effect, Say
+from ..core.rules import Ruleset
+from .audio import Clip
+from .pack import VoicePack
+from .phrases import Catalogue
+from .speaker import Speaker
+from .tts import TtsVoice, WavCache
+
+log = logging.getLogger(__name__)
+
+
+class Announcer:
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        rules: Ruleset,
+        speaker: Speaker,
+        cache: WavCache,
+        voice: TtsVoice,
+        pack: VoicePack | None = None,
+    ) -> None:
+        self.catalogue = catalogue
+        self.rules = rules
+        self.speaker = speaker
+        self.cache = cache
+        self.voice = voice
+        self.pack = pack
+        self.clips: dict[str, Clip] = {}  # phrase key -> sound, in memory
+        self._late = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="late-cues")
+
+    def prepare(self, seats: int) -> int:
+        """Render (or load) every phrase a game of ``seats`` seats can need."""
+        wanted: dict[str, str] = {}
+        for cue, args, text in self.catalogue.variants(self.rules, seats):
+            wanted[self.catalogue.key(cue, args)] = text
+        recorded = {key: self.pack.clip_for(key) for key in wanted} if self.pack else {}
+        missing = [text for key, text in wanted.items() if recorded.get(key) is None]
+        rendered = self.cache.render_all(missing, self.voice)
+        for key, text in wanted.items():
+            clip = recorded.get(key) or rendered.get(text)
+            if clip is not None:
+                self.clips[key] = clip
+        return len(self.clips)
+
+    def __call__(self, now: float, effects: tuple[Effect, ...]) -> None:
+        for effect in effects:
+            if isinstance(effect, Say):
+                self.say(effect)
+
+    def say(self, effect: Say) -> None:
+        args = dict(effect.args)
+        try:
+            text = self.catalogue.text(effect.cue, args, self.rules)
+            key = self.catalogue.key(effect.cue, args)
+        except KeyError as error:  # a cue the catalogue lacks: say so, go on
+            log.warning("no phrase for %s: %s", effect.cue, error)
+            self.speaker.play(None, effect.cue, urgent=effect.urgent)
+            return
+        clip = self.clips.get(key)
+        if clip is None and self.pack is not None:
+            clip = self.pack.clip_for(key)
+        if clip is not None:
+            self.speaker.play(clip, text, urgent=effect.urgent)
+            return
+        self._late.submit(self._render_late, key, text, effect.urgent)
+
+    def _render_late(self, key: str, text: str, urgent: bool) -> None:
+        try:
+            clip = self.cache.clip(text, self.voice)
+        except Exception as error:  # the voice is not the game: show the words
+            log.warning("could not render %r: %s", text, error)
+            self.speaker.play(None, text, urgent=urgent)
+            return
+        self.clips[key] = clip
+        self.speaker.play(clip, text, urgent=urgent)
+
+    def close(self) -> None:
+        self._late.shutdown(wait=True)
+        self.speaker.close()
