@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import journal, report
+from . import journal, live, report
 from .core.state import Game
 from .replay import Table
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
@@ -32,9 +32,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             game = _replay(DEMO, None)
             _print(game, as_json=False, lang=args.lang)
+        elif args.command == "replay" and args.realtime:
+            game = _realtime(Path(args.script), args)
+            _print(game, args.json, args.lang)
         elif args.command == "replay":
             game = _replay(Path(args.script), Path(args.journal) if args.journal else None)
             _print(game, args.json, args.lang)
+        elif args.command in ("say", "voices"):
+            _voice_command(args)
         elif args.command == "resume":
             game = _resume(Path(args.journal), Path(args.script) if args.script else None)
             _print(game, args.json, args.lang)
@@ -45,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (``companion replay x | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (CliError, ScriptError, RulesetError, OSError) as error:
+    except (CliError, ScriptError, RulesetError, OSError, KeyError, ValueError) as error:
         print(f"companion: {error}", file=sys.stderr)
         return 2
     return 0
@@ -56,9 +61,18 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--lang", choices=("ru", "en"), default="ru", help="language of the protocol (ru)"
     )
+    voice = argparse.ArgumentParser(add_help=False)
+    voice.add_argument("--voice", help="espeak-ng voice, e.g. ru, ru+f3, en (default: --lang)")
+    voice.add_argument("--rate", type=int, default=165, help="words per minute (165)")
+    voice.add_argument("--pack", help="a voice pack folder of recorded WAV files")
+    voice.add_argument("--device", help="sound output device (default: the system's)")
+    voice.add_argument("--captions", action="store_true", help="print cues, play no sound")
     sub = parser.add_subparsers(dest="command")
-    replay = sub.add_parser("replay", help="run a table script on a fake clock")
+    replay = sub.add_parser("replay", parents=[voice], help="run a table script")
     replay.add_argument("script")
+    replay.add_argument(
+        "--realtime", action="store_true", help="at the script's own pace, with the voice"
+    )
     replay.add_argument("--json", action="store_true", help="print the final state as JSON")
     replay.add_argument("--journal", help="journal every accepted input to this file")
     resume = sub.add_parser("resume", help="rebuild a game from its journal and go on")
@@ -66,7 +80,50 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--script", help="continue with this script after the journaled lines")
     resume.add_argument("--json", action="store_true", help="print the final state as JSON")
     sub.add_parser("rulesets", help="list the rulesets")
+    say = sub.add_parser("say", parents=[voice], help="speak one cue, to try a voice")
+    say.add_argument("cue", help="a cue of the phrase catalogue, e.g. vote_question")
+    say.add_argument("args", nargs="*", help="NAME=VALUE, e.g. seat=3")
+    say.add_argument("--ruleset", default="tournament")
+    voices = sub.add_parser("voices", parents=[voice], help="list or pre-render the voice")
+    voices.add_argument("action", choices=("list", "build"))
+    voices.add_argument("--ruleset", default="tournament")
+    voices.add_argument("--seats", type=int, default=10)
     return parser
+
+
+def _settings(args: argparse.Namespace) -> live.VoiceSettings:
+    return live.VoiceSettings(
+        lang=args.lang,
+        voice=args.voice,
+        rate=args.rate,
+        pack=Path(args.pack) if args.pack else None,
+        device=args.device,
+        captions_only=args.captions,
+    )
+
+
+def _realtime(script: Path, args: argparse.Namespace) -> Game:
+    game = live.replay_realtime(_lines(script), _settings(args))
+    if game is None:
+        raise CliError(f"{script}: no setup line: nothing to play")
+    return game
+
+
+def _voice_command(args: argparse.Namespace) -> None:
+    settings = _settings(args)
+    if args.command == "say":
+        values: dict[str, int | str] = {}
+        for item in args.args:
+            name, sep, value = item.partition("=")
+            if not sep:
+                raise CliError(f"say: {item!r}: give arguments as NAME=VALUE")
+            values[name] = int(value) if value.lstrip("-").isdigit() else value
+        print(live.say(args.cue, values, args.ruleset, settings))
+    elif args.action == "list":
+        print("\n".join(live.voices_list(settings, args.ruleset, args.seats)))
+    else:
+        count = live.voices_build(settings, args.ruleset, args.seats)
+        print(f"{count} phrases rendered and cached ({settings.tts.voice})")
 
 
 def _lines(path: Path) -> list[ScriptLine]:

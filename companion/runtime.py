@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -94,6 +95,10 @@ class Runtime:
         With nothing queued the loop blocks on the queue until the next
         deadline (at most half a second, to notice ``stopping``).
         """
+        # Python hands the interpreter between threads every 5 ms by default:
+        # a busy thread (audio decoding, the console) could make a timer that
+        # many ms late. A shorter switch interval keeps the loop on time.
+        sys.setswitchinterval(min(sys.getswitchinterval(), 0.0002))
         while stopping is None or not stopping.is_set():
             timeout = max(0.0, self.timers.next_due - self.clock.now())
             try:
