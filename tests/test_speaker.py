@@ -46,8 +46,8 @@ class Ticks:
 
 @dataclass
 class TimeInfo:
-    currentTime: float  # noqa: N815 (PortAudio's names)
-    outputBufferDacTime: float  # noqa: N815
+    currentTime: float  # PortAudio's names
+    outputBufferDacTime: float
 
 
 class FakeStream:

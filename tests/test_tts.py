@@ -133,20 +133,29 @@ def test_the_default_cache_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path
 
 
 @needs_espeak
-def test_two_renderers_on_two_threads_do_not_collide(tmp_path: Path) -> None:
+def test_two_renderers_on_two_threads_do_not_collide(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     texts = [f"Игрок номер {n}." for n in ("один", "два", "три", "четыре", "пять", "шесть")]
-    # The reference: one renderer, one phrase at a time.
-    reference = WavCache(tmp_path / "reference", TtsRenderer())
+    texts += [f"{n} голосов. Принято." for n in ("Пять", "Шесть", "Семь", "Восемь", "Девять")]
+    # The reference: the espeak-ng command, one process per phrase.
+    reference = WavCache(tmp_path / "reference", TtsRenderer(prefer="espeak-ng"))
     expected = reference.render_all(texts, VOICES["ru"])
-    # Two caches on ONE folder, each with its own renderer, rendering at once.
+    # Two caches on ONE folder, each with its own renderer, rendering at once
+    # (the other's phrases in the other order).
     shared = tmp_path / "shared"
     caches = [WavCache(shared, TtsRenderer()), WavCache(shared, TtsRenderer())]
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(lambda c: c.render_all(texts, VOICES["ru"]), caches))
+    orders = [texts, texts[::-1]]
+    with caplog.at_level(logging.WARNING), concurrent.futures.ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda c, t: c.render_all(t, VOICES["ru"]), caches, orders))
+    assert [c.renderer.backend for c in caches] == ["pyttsx3", "pyttsx3"]
+    assert caplog.records == []  # no render was cancelled, timed out or fell back
     for clips in results:
         for text in texts:
-            assert np.array_equal(clips[text].samples, expected[text].samples), text
-    assert [c.renderer.backend for c in caches] == ["pyttsx3", "pyttsx3"]
+            # espeak's timing varies a little with what it said before (up
+            # to ~6 % here); a collision mixes phrases or cuts them off.
+            assert clips[text].duration == pytest.approx(expected[text].duration, rel=0.12), text
+            assert not is_silent(clips[text])
     assert not [p for p in shared.rglob("*") if p.name.startswith(".render-")]
 
 
@@ -170,13 +179,13 @@ class StandInEngine:
     def connect(self, topic: str, callback: Any) -> None:
         pass
 
-    def setProperty(self, name: str, value: object) -> None:  # noqa: N802 (pyttsx3's name)
+    def setProperty(self, name: str, value: object) -> None:  # pyttsx3's names
         pass
 
     def save_to_file(self, text: str, path: str) -> None:
         pass
 
-    def runAndWait(self) -> None:  # noqa: N802
+    def runAndWait(self) -> None:
         self.release.wait()
 
 
@@ -302,7 +311,7 @@ def test_a_clip_round_trips_and_converts(tmp_path: Path) -> None:
     assert back.format == stereo.format and np.array_equal(back.samples, stereo.samples)
     mono = back.converted(AudioFormat(22050, 2, 1))
     assert mono.frames == 50 and mono.duration == pytest.approx(100 / 44100)
-    assert 200 <= mono.samples.min() and mono.samples.max() <= 300  # the mean of the channels
+    assert mono.samples.min() >= 200 and mono.samples.max() <= 300  # the mean of the channels
     assert back.converted(back.format) is back
 
 
@@ -363,7 +372,7 @@ def test_a_missing_pack_folder_is_an_error_at_start(tmp_path: Path) -> None:
 
 
 def test_bad_audio_names_the_file(tmp_path: Path) -> None:
-    with pytest.raises(BadAudio, match="missing.wav: cannot be read"):
+    with pytest.raises(BadAudio, match=r"missing\.wav: cannot be read"):
         read_wav(tmp_path / "missing.wav")
 
 

@@ -21,8 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, TextIO
 
-import numpy as np
-
 from .audio import TTS_FORMAT, AudioFormat, Clip, Samples
 
 log = logging.getLogger(__name__)
@@ -45,6 +43,11 @@ class Started:
     handed: float
     audible: float
 
+    @property
+    def at(self) -> float:
+        """The same as ``handed``."""
+        return self.handed
+
 
 class _Cue(NamedTuple):
     samples: Samples
@@ -62,8 +65,11 @@ class Playback:
     copies. ``idle`` compares two counters, each written by one side.
     """
 
-    def __init__(self, fmt: AudioFormat = TTS_FORMAT, clock: Callable[[], float] = time.monotonic):
-        self.format = AudioFormat(fmt.rate, 2, 1)  # mixed to mono; fill copies to every column
+    def __init__(
+        self, fmt: AudioFormat | int = TTS_FORMAT, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        rate = fmt if isinstance(fmt, int) else fmt.rate
+        self.format = AudioFormat(rate, 2, 1)  # mixed to mono; fill copies to every column
         self._clock = clock
         self._inbox: collections.deque[_Cue] = collections.deque()
         self._add_lock = threading.Lock()  # among producers only
@@ -151,9 +157,14 @@ def _open_stream(device: str | int | None, fmt: AudioFormat, blocksize: int, cal
     attempts: list[tuple[int, int]] = [(fmt.rate, 1)]
     try:
         info = sounddevice.query_devices(device, "output")
+    except sounddevice.PortAudioError:
+        if device is None:  # PortAudio says "Error querying device -1"
+            raise OSError("no sound card found") from None
+        info = None
+    except ValueError:  # no device of that name: OutputStream below says so
+        info = None
+    if info is not None:
         attempts += [(int(info["default_samplerate"]), 1), (int(info["default_samplerate"]), 2)]
-    except (ValueError, sounddevice.PortAudioError):
-        pass
     error: Exception | None = None
     for rate, channels in attempts:
         try:

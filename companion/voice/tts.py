@@ -1,23 +1,28 @@
 """Text to WAV with espeak-ng, ahead of time, into a cache.
 
-pyttsx3 drives espeak-ng here, with its traps kept out (stack notes):
+pyttsx3 drives espeak-ng here, with its traps kept out (stack notes, and
+what its espeak driver was seen doing here):
 
-- The espeak driver is one C library per process with one global callback:
-  two pyttsx3 engines, or one engine used from two threads, steal each
-  other's audio. So one process-wide thread (:class:`Pyttsx3Host`) owns
-  the only engine, and every :class:`TtsRenderer` hands it its jobs.
+- The driver is one C library per process with one global callback: two
+  pyttsx3 engines, or one engine used from two threads, steal each other's
+  audio. So one process-wide thread (:class:`Pyttsx3Host`) owns the only
+  engine, and every :class:`TtsRenderer` hands it its jobs.
 - It is only asked to render files: ``say()`` shells out to ``aplay`` and can
   later overwrite a saved file; it is never called.
 - The driver prints "Audio saved to …" on stdout. Its module's ``print`` is
   replaced; ``sys.stdout`` (which other threads use) is left alone.
-- ``setProperty`` errors are swallowed inside pyttsx3's command queue (an
-  unknown voice quietly keeps the previous one), so voices are checked
-  against ``espeak-ng --voices`` first, and errors are collected from its
-  ``error`` notifications.
-- ``runAndWait`` never returns when the driver fails inside its C callback.
-  Each render has a deadline; after a hang, or when pyttsx3 cannot start,
-  the ``espeak-ng`` command renders instead (same library, same sound), and
-  the renderer says so once (:attr:`TtsRenderer.backend`).
+- espeak synthesises on a thread of its own and the driver writes the file
+  from there: ``runAndWait`` can return before the file exists. A render is
+  done when the driver says "finished-utterance", and espeak is let to settle
+  before the next one (else the driver's ``stop()`` cancels it halfway).
+- ``setProperty`` errors are swallowed in pyttsx3's command queue (an unknown
+  voice quietly keeps the previous one), so voices are checked against
+  ``espeak-ng --voices`` first, and its ``error`` notifications are collected.
+- ``runAndWait`` never returns, or the file never comes, when the driver
+  fails inside espeak's callback. Each render has a deadline; after a hang,
+  or when pyttsx3 cannot start, the ``espeak-ng`` command renders instead
+  (same library, same sound), and the renderer says so once
+  (:attr:`TtsRenderer.backend`, a warning in the log).
 """
 
 from __future__ import annotations
@@ -196,13 +201,15 @@ class Pyttsx3Host:
             self.failure = f"pyttsx3 did not start in {timeout:g} s"
         return not self.failure
 
-    def render(self, job: _Job, timeout: float) -> None:
+    def render(self, job: _Job) -> None:
         """Render in the engine's thread; raise TimeoutError when it hangs."""
         self._jobs.put(job)
         while not job.done.wait(0.05):
             since = self.busy_since
-            if self.failure or (since is not None and time.monotonic() - since > timeout):
-                self.failure = self.failure or f"pyttsx3 did not finish a render in {timeout:g} s"
+            if self.failure or (since is not None and time.monotonic() - since > job.timeout):
+                self.failure = (
+                    self.failure or f"pyttsx3 did not finish a render in {job.timeout:g} s"
+                )
                 raise TimeoutError(self.failure)
         if job.error is not None:
             raise job.error
@@ -251,7 +258,11 @@ class Pyttsx3Host:
                 if not finished.wait(job.timeout):
                     self.failure = f"pyttsx3 did not finish a render in {job.timeout:g} s"
                     raise TimeoutError(self.failure)
-                self._settle()
+                try:
+                    self._settle()
+                except Exception as error:
+                    self.failure = f"pyttsx3 cannot be used here ({error})"
+                    raise
                 if not completed[0]:
                     raise RuntimeError("pyttsx3 cancelled the render")
             except BaseException as error:
@@ -275,7 +286,7 @@ def _pyttsx3_engine() -> Any:
 
     # The driver announces every saved file with a bare print(): give its
     # module a print of its own instead of touching sys.stdout.
-    espeak_driver.print = lambda *args, **kwargs: None  # type: ignore[attr-defined]
+    espeak_driver.print = lambda *args, **kwargs: None
     engine = pyttsx3.init(driverName="espeak")
     # runAndWait calls the driver's stop(), which asks espeak whether it is
     # still "playing" the previous text; right after a render it often is,
@@ -374,15 +385,15 @@ class TtsRenderer:
             self._use("espeak-ng", engine.failure)
             return False
         try:
-            engine.render(_Job(text, voice, path, self._timeout), self._timeout)
+            engine.render(_Job(text, voice, path, self._timeout))
             if read_wav(path).frames > 0:
                 self._use("pyttsx3", "")
                 return True
             reason = "pyttsx3 rendered an empty file"
-        except TimeoutError as error:
-            self._use("espeak-ng", str(error))
-            return False
         except Exception as error:
+            if engine.failure:  # hung, or broken for good: the command from now on
+                self._use("espeak-ng", engine.failure)
+                return False
             reason = f"pyttsx3 failed ({error})"
         log.warning("%s for %r: rendering it with the espeak-ng command", reason, text)
         return False
