@@ -13,6 +13,7 @@ import time
 from typing import Protocol
 
 from .core.effects import CancelTimer, Effect, StartTimer
+from .core.events import Event, TimerExpired, Undone
 
 #: name -> (deadline, generation); replaced, never changed in place, so an
 #: undo history can keep each version without copying it
@@ -55,11 +56,27 @@ class FakeClock:
 class Timers:
     """The running timers' deadlines."""
 
-    __slots__ = ("deadlines", "next_due")
+    __slots__ = ("_history", "deadlines", "next_due")
 
     def __init__(self, deadlines: Deadlines | None = None) -> None:
         self.deadlines: Deadlines = deadlines or {}
         self.next_due = min(self.deadlines.values())[0] if self.deadlines else _NEVER
+        # The deadlines as they were before each input that changed the game:
+        # what an undo of that input brings back.
+        self._history: list[Deadlines] = []
+
+    def accepted(self, event: Event, changed: bool, effects: tuple[Effect, ...], at: float) -> None:
+        """Follow an input the engine accepted at ``at`` (``changed``: the game
+        is a new state, not the one before)."""
+        if isinstance(event, Undone):
+            self.restore(self._history.pop() if self._history else {})
+        else:
+            if changed:
+                self._history.append(self.deadlines)  # an expired timer included
+            if isinstance(event, TimerExpired):
+                self.expired(event.name)
+        if effects:
+            self.carry_out(effects, at)
 
     def _replace(self, deadlines: Deadlines) -> None:
         self.deadlines = deadlines

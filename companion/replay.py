@@ -14,8 +14,8 @@ from typing import Any
 
 from .clock import Deadlines, Timers
 from .core.effects import Effect
-from .core.engine import new_game, step
-from .core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused, Undone
+from .core.engine import apply
+from .core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused
 from .core.state import Game
 from .journal import Journal
 from .script import ScriptError, ScriptLine, event_fields
@@ -39,7 +39,6 @@ class Table:
     inputs: int = 0
     last_line: int = 0  # the last script line applied (for resuming)
     clock: Timers = field(default_factory=Timers)  # the engine's timers as deadlines
-    _timer_history: list[Deadlines] = field(default_factory=list)
 
     @property
     def timers(self) -> Deadlines:
@@ -113,36 +112,17 @@ class Table:
         """``apply`` for a script line or a ready record; the record of a script
         line is only built when there is a journal to write it to."""
         before = self.game
-        if type(event) is GameSetUp:
-            if before is not None:
-                raise ValueError("the table is already set up")
-            game, effects = new_game(event)
-        else:
-            if before is None:
-                raise ValueError("the first input must be a setup")
-            game, effects = step(before, event)
+        game, effects = apply(before, event)
         if self.journal is not None:
             if record is None:
                 assert line is not None
                 record = self._record(line)
             self.journal.append(record)
         self.inputs += 1
-        clock = self.clock
-        if type(event) is Undone:
-            clock.restore(self._timer_history.pop() if self._timer_history else {})
-        else:
-            if game is not before and before is not None:
-                # The timers as they were before this input (an expired timer
-                # included): what an undo of it brings back.
-                self._timer_history.append(clock.deadlines)
-            if type(event) is TimerExpired:
-                assert isinstance(event, TimerExpired)
-                clock.expired(event.name)
         self.game = game
-        if effects:
-            clock.carry_out(effects, self.now)
-            if self.on_effects is not None:
-                self.on_effects(self.now, effects)
+        self.clock.accepted(event, game is not before and before is not None, effects, self.now)
+        if effects and self.on_effects is not None:
+            self.on_effects(self.now, effects)
         return effects
 
     def _record(self, line: ScriptLine) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from typing import Any
 from .clock import Clock, Deadlines, Timers
 from .core.common import IllegalInput
 from .core.effects import Effect
-from .core.engine import new_game, step
+from .core.engine import apply
 from .core.events import (
     BadEvent,
     Event,
@@ -30,7 +30,6 @@ from .core.events import (
     TimeAdjusted,
     TimerExpired,
     TimersPaused,
-    Undone,
 )
 from .core.state import Game
 from .journal import Journal
@@ -77,7 +76,6 @@ class Runtime:
         self.timers = Timers(deadlines)
         self.stats = TimerStats()
         self._queue: queue.Queue[Queued | None] = queue.Queue()
-        self._history: list[Deadlines] = []
 
     # --- for every thread ----------------------------------------------------
     def submit(self, event: Event, fields: dict[str, Any] | None = None) -> None:
@@ -150,14 +148,7 @@ class Runtime:
 
     def _apply(self, event: Event, at: float, fields: dict[str, Any] | None) -> None:
         before = self.game
-        if isinstance(event, GameSetUp):
-            if before is not None:
-                raise IllegalInput("the table is already set up")
-            game, effects = new_game(event)
-        else:
-            if before is None:
-                raise IllegalInput("the first input must be a setup")
-            game, effects = step(before, event)
+        game, effects = apply(before, event)
         if self.journal is not None:
             record = {"at": round(at, 6), **(fields if fields is not None else event_fields(event))}
             if isinstance(event, TimersPaused | TimeAdjusted):
@@ -165,16 +156,9 @@ class Runtime:
             if isinstance(event, GameSetUp):
                 record["journal"] = True
             self.journal.append(record)  # on disk before anything is carried out
-        if isinstance(event, Undone):
-            self.timers.restore(self._history.pop() if self._history else {})
-        else:
-            if game is not before and before is not None:
-                self._history.append(self.timers.deadlines)
-            if isinstance(event, TimerExpired):
-                self.timers.expired(event.name)
         self.game = game
+        self.timers.accepted(event, game is not before and before is not None, effects, at)
         if effects:
-            self.timers.carry_out(effects, at)
             try:
                 self.on_effects(at, effects)
             except Exception:  # a broken shell never stops the game

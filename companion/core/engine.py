@@ -43,7 +43,7 @@ from .events import (
 )
 from .state import Game, Seat
 
-__all__ = ["IllegalInput", "new_game", "step"]
+__all__ = ["IllegalInput", "apply", "new_game", "step"]
 
 Handler = Callable[[Step, Event], None]
 
@@ -79,6 +79,16 @@ def new_game(setup: GameSetUp) -> tuple[Game, tuple[Effect, ...]]:
         t.tell("role", seat=seat.number, role=seat.role)
     night.start(t)
     return _finish(None, t)
+
+
+def apply(game: Game | None, event: Event) -> tuple[Game, tuple[Effect, ...]]:
+    """``new_game`` for the table's first input, ``step`` for every other."""
+    if isinstance(event, GameSetUp):
+        require(game is None, "the table is already set up")
+        return new_game(event)
+    require(game is not None, "the first input must be a setup")
+    assert game is not None
+    return step(game, event)
 
 
 def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
