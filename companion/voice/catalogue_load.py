@@ -1,0 +1,162 @@
+"""Reading a phrase catalogue's TOML: every check, and errors that name the
+file, the key and the line (the format: docs/voice.md, "Editing phrases")."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from typing import NoReturn
+
+from companion.core.toml_lines import KeyPath, format_path, key_lines, line_of
+
+from . import numerals
+from .phrases import (
+    _GENDERS,
+    CUE_ARGS,
+    KNOWN_RULESET_CUES,
+    Catalogue,
+    CatalogueError,
+    Entry,
+    Placeholder,
+    Template,
+)
+
+_OPTIONS = frozenset({"m", "f", "n", "ordinal", "list", "count", "noun", "abs", "team"})
+_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+_FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+_TOP = ("language", "teams", "cues")
+_SYNTAX_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+class Reader:
+    """Builds a :class:`Catalogue` from TOML text, failing with file/key/line."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.text, self.source = text, source
+        self.lines: dict[KeyPath, int] | None = None
+
+    def fail(self, path: KeyPath, message: str) -> NoReturn:
+        raise CatalogueError(self.source, format_path(path) or None, self.line(path), message)
+
+    def line(self, path: KeyPath) -> int | None:
+        if self.lines is None:
+            self.lines = key_lines(self.text)
+        return line_of(self.lines, path)
+
+    def catalogue(self, default_language: str) -> Catalogue:
+        try:
+            data = tomllib.loads(self.text)
+        except tomllib.TOMLDecodeError as exc:
+            message, line = str(exc), None
+            if match := _SYNTAX_AT.search(message):
+                line = int(match.group(1))
+                message = f"{message[: match.start()]} (column {match.group(2)})"
+            raise CatalogueError(self.source, None, line, f"invalid TOML: {message}") from None
+        for key in data:
+            if key not in _TOP:
+                self.fail((key,), f"unknown key; expected one of {', '.join(_TOP)}")
+        language = data.get("language", default_language)
+        if language not in numerals.LANGUAGES:
+            self.fail(("language",), f"{language!r} is not one of {', '.join(numerals.LANGUAGES)}")
+        teams = data.get("teams", {})
+        if not isinstance(teams, dict):
+            self.fail(("teams",), "expected a table of team id = name")
+        for team, name in teams.items():
+            if not isinstance(name, str):
+                self.fail(("teams", team), "a team's name must be a string")
+        cues = data.get("cues")
+        if not isinstance(cues, dict):
+            self.fail(("cues",) if "cues" in data else (), "expected a [cues] table")
+        entries = {cue: self.entry(cue, value, language) for cue, value in cues.items()}
+        return Catalogue(language, self.source, entries, teams)
+
+    def entry(self, cue: str, value: object, lang: str) -> Entry:
+        allowed = CUE_ARGS.get(cue, KNOWN_RULESET_CUES.get(cue))
+        if isinstance(value, str):
+            template = self.template(("cues", cue), value, lang, cue, allowed)
+            return Entry(None, {"": template}, tuple(sorted(template.args)))
+        if not isinstance(value, dict):
+            self.fail(("cues", cue), "expected a phrase (a string) or a table of variants")
+        by = value.get("by")
+        if not isinstance(by, str):
+            self.fail(("cues", cue), 'a table of variants needs by = "<argument>"')
+        if allowed is not None and by not in allowed:
+            self.fail(("cues", cue, "by"), _unknown_arg(cue, by, allowed))
+        templates: dict[str, Template] = {}
+        for name, text in value.items():
+            if name == "by":
+                continue
+            if not isinstance(text, str):
+                self.fail(("cues", cue, name), "a variant must be a phrase (a string)")
+            templates[name] = self.template(("cues", cue, name), text, lang, cue, allowed)
+        if not templates:
+            self.fail(("cues", cue), "a table of variants needs at least one phrase")
+        used = frozenset({by}).union(*(t.args for t in templates.values()))
+        return Entry(by, templates, tuple(sorted(used)))
+
+    def template(
+        self, path: KeyPath, text: str, lang: str, cue: str, allowed: tuple[str, ...] | None
+    ) -> Template:
+        pieces: list[str | Placeholder] = []
+        at = 0
+        for match in _FIELD.finditer(text):
+            pieces.append(text[at : match.start()])
+            at = match.end()
+            token = match.group()
+            if token in ("{{", "}}"):
+                pieces.append(token[0])
+            elif match.group(1) is None:
+                self.fail(path, f"unmatched {token!r} (write {token * 2} for a brace)")
+            else:
+                pieces.append(self.placeholder(path, match.group(1), lang, cue, allowed))
+        pieces.append(text[at:])
+        merged: list[str | Placeholder] = []
+        for piece in pieces:
+            if isinstance(piece, str) and merged and isinstance(merged[-1], str):
+                merged[-1] += piece
+            elif piece != "":
+                merged.append(piece)
+        return Template(tuple(merged), path, self.line(path))
+
+    def placeholder(
+        self, path: KeyPath, body: str, lang: str, cue: str, allowed: tuple[str, ...] | None
+    ) -> Placeholder:
+        head, *forms = body.split("|")
+        name, *options = (part.strip() for part in head.split(":"))
+        shown = "{" + body + "}"
+        if not _NAME.match(name):
+            self.fail(path, f"{shown}: {name!r} is not an argument name (a-z, 0-9, _)")
+        if allowed is not None and name not in allowed:
+            self.fail(path, f"{shown}: " + _unknown_arg(cue, name, allowed))
+        for option in options:
+            if option not in _OPTIONS:
+                self.fail(path, f"{shown}: unknown option {option!r}; known: {_known()}")
+        opts = frozenset(options)
+        if len(opts & set(_GENDERS)) > 1:
+            self.fail(path, f"{shown}: more than one gender")
+        if "team" in opts and (len(opts) > 1 or forms):
+            self.fail(path, f"{shown}: 'team' takes no other option and no noun")
+        if "list" in opts and (opts - {"list", *_GENDERS} or forms):
+            self.fail(path, f"{shown}: 'list' takes only a gender, no noun")
+        if "noun" in opts and not forms:
+            self.fail(path, f"{shown}: 'noun' needs the noun's forms after |")
+        if forms and "ordinal" in opts:
+            self.fail(path, f"{shown}: an ordinal takes no noun forms (write the noun after it)")
+        want = numerals.PLURAL_FORMS[lang]
+        if forms and len(forms) != want:
+            example = "|голос|голоса|голосов" if lang == "ru" else "|vote|votes"
+            self.fail(
+                path,
+                f"{shown}: {lang} needs {want} noun forms "
+                f"(one, {'few, many' if want == 3 else 'other'}; e.g. {example}), got {len(forms)}",
+            )
+        return Placeholder(name, opts, tuple(forms))
+
+
+def _unknown_arg(cue: str, name: str, allowed: tuple[str, ...]) -> str:
+    given = ", ".join(allowed) if allowed else "no arguments"
+    return f"unknown placeholder {name!r}: cue {cue!r} is given {given}"
+
+
+def _known() -> str:
+    return ", ".join(sorted(_OPTIONS))
