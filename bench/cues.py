@@ -12,15 +12,20 @@ the audio callback). It prints its figures and asserts nothing.
   error (deadline -> the loop steps the engine) and deadline -> the cue's
   first sample handed to the audio device (the stream callback), p50/p99.
 - naive: ``pyttsx3.say(text); runAndWait()`` called at each deadline, the
-  way a first version would do it; its start is estimated as the moment
-  ``runAndWait`` returns minus the length of the audio it played (aplay
-  gives no hook earlier than that).
+  way a first version would do it. aplay gives no hook at the moment it
+  hands its first sample over, so two figures stand in for it: the
+  synthesis that must finish before aplay even starts (a lower bound, over
+  as many cues as ours), and, side by side with ours, deadline -> first
+  sound at the null sink's monitor (``bench/sink.py``, needs ``parec`` and
+  aplay reaching PulseAudio: alsa-utils and libasound2-plugins).
+- a busy core: a thread replaying games through the engine runs throughout.
 - drift: three simulated hours of turns on a fake clock.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import threading
 import time
@@ -30,23 +35,19 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.naive import ROLES, busy_core, cue_variants, pct
+from bench.sink import SinkMonitor
 from companion.clock import FakeClock, MonotonicClock, Timers
 from companion.core.effects import Effect, Say
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced, TimerExpired
+from companion.core.rules import Ruleset
 from companion.rulesets import load_ruleset
 from companion.runtime import Runtime
 from companion.voice.announcer import Announcer
 from companion.voice.phrases import Catalogue
 from companion.voice.speaker import Playback, SoundDeviceSpeaker
 from companion.voice.tts import TtsVoice, WavCache
-
-ROLES = ("civilian", "civilian", "mafia", "civilian", "sheriff", "don", "civilian", "mafia", "civilian", "civilian")  # fmt: skip
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
 class CallbackThread:
@@ -77,40 +78,34 @@ class CallbackThread:
         self._stop.set()
 
 
-def busy_core(stop: threading.Event, counter: list[int]) -> None:
-    """Another thread keeping a core busy: replaying games through the engine."""
-    rules = load_ruleset("tournament")
-    while not stop.is_set():
-        game, _ = new_game(GameSetUp(rules, 10, ROLES))
-        for _ in range(200):
-            game, _ = step(game, HostAdvanced())
-            counter[0] += 1
-            if game.phase == "ended":
-                break
-
-
-def ours(cues: int, device: str | None) -> None:
+def scaled_rules() -> Ruleset:
+    """The tournament rules with a 0.3 s speech (warning 0.15 s before its end)."""
     tournament = load_ruleset("tournament")
     fast = replace(
         tournament.timings, speech_s=0.3, warning_s=0.15, last_word_s=0.3, tie_speech_s=0.3
     )
     night0 = tuple(replace(s, seconds=0.2) for s in tournament.night0)
-    rules = replace(tournament, timings=fast, night0=night0)
+    return replace(tournament, timings=fast, night0=night0)
+
+
+def open_output(device: str | None) -> tuple[object, str]:
     try:
-        speaker: object = SoundDeviceSpeaker(device)
-        where = f"a real output stream ({device or 'default device'})"
+        return SoundDeviceSpeaker(
+            device, realtime=True
+        ), f"a real output stream ({device or 'default device'})"
     except Exception as error:
-        speaker = CallbackThread()
-        where = (
-            f"the callback code path on a thread (no sound device: {str(error).splitlines()[0]})"
-        )
+        reason = str(error).splitlines()[0]
+        return CallbackThread(), f"the callback code path on a thread (no sound device: {reason})"
+
+
+def ours(cues: int, device: str | None) -> None:
+    rules = scaled_rules()
+    speaker, where = open_output(device)
     voice = Announcer(Catalogue.load("ru"), rules, speaker, WavCache(), TtsVoice("ru"))  # type: ignore[arg-type]
     voice.prepare(10)
     due: list[float] = []  # the deadline (or input time) of each cue played
-
     clock = MonotonicClock()
     runtime: Runtime
-
     catalogue = voice.catalogue
 
     def effects(at: float, effects: tuple[Effect, ...]) -> None:
@@ -121,8 +116,7 @@ def ours(cues: int, device: str | None) -> None:
             # starts at the next callback, and a cue that never started (cut
             # in the same callback) is simply not counted.
             say = says[-1]
-            args = dict(say.args)
-            clip = voice.clips.get(catalogue.key(say.cue, args))
+            clip = voice.clips.get(catalogue.key(say.cue, dict(say.args)))
             if clip is not None:
                 due.append(at)
                 speaker.play(clip, str(len(due) - 1), urgent=True)  # type: ignore[attr-defined]
@@ -130,61 +124,65 @@ def ours(cues: int, device: str | None) -> None:
             # The host moves on 40 ms later (a new cue must not land in the same callback).
             threading.Timer(0.04, runtime.submit, (HostAdvanced(),)).start()
 
-    runtime = Runtime(clock, effects)
-    stop, counter = threading.Event(), [0]
-    worker = threading.Thread(target=busy_core, args=(stop, counter), daemon=True)
-    worker.start()
+    runtime = Runtime(clock, effects, realtime=True)  # as the live table runs it
     runtime.submit(GameSetUp(rules, 10, ROLES))
     loop = threading.Thread(target=runtime.run, daemon=True)
     loop.start()
     playback: Playback = speaker.playback  # type: ignore[attr-defined]
-    give_up = time.monotonic() + 60 + cues * 0.2
+    give_up = time.monotonic() + 60 + cues * 0.5
+    games = 1
     while len(playback.started) < cues and loop.is_alive() and time.monotonic() < give_up:
         time.sleep(0.05)
-        if runtime.game is not None and runtime.game.phase != "speeches" and len(due) > 5:
+        game = runtime.game
+        if game is not None and game.phase == "ended":
+            runtime.submit(GameSetUp(rules, 10, ROLES))  # the next game at the same table
+            games += 1
+            time.sleep(0.1)
+        elif game is not None and game.phase != "speeches":
             runtime.submit(HostAdvanced())  # votes and nights: keep the game moving
     runtime.stop()
-    stop.set()
     time.sleep(0.2)
     speaker.close()  # type: ignore[attr-defined]
     latency = [s.at - due[int(s.caption)] for s in playback.started]
-    n = len(latency)
     lateness = runtime.stats.lateness
-    print(f"ours: {n} cues through {where}, busy core: {counter[0]} engine steps meanwhile")
+    print(f"ours: {len(latency)} cues in {games} games through {where}")
     print(
-        f"  deadline -> first sample to the device: p50 {pct(latency, 0.5):6.2f} ms   p99 {pct(latency, 0.99):6.2f} ms"
+        f"  deadline -> first sample handed to the device: p50 {pct(latency, 0.5):6.2f} ms   p99 {pct(latency, 0.99):6.2f} ms"
     )
     print(
         f"  timer firing error ({len(lateness)} timers): p50 {pct(lateness, 0.5):6.3f} ms   p99 {pct(lateness, 0.99):6.3f} ms"
     )
 
 
-def naive(cues: int) -> None:
-    """pyttsx3's say() synthesises, writes a temporary WAV and runs aplay;
-    nothing can sound before that synthesis is done, so its time from the
-    deadline is a lower bound on the naive cue's latency (aplay's start-up
-    and the device's buffer come on top)."""
-    import tempfile
-
-    import pyttsx3
-    import pyttsx3.drivers.espeak as espeak_driver
-
-    espeak_driver.print = lambda *args, **kwargs: None
-    engine = pyttsx3.init(driverName="espeak")
-    engine.setProperty("voice", "zle/ru")
-    catalogue = Catalogue.load("ru")
+def ours_at_sink(cues: int, device: str | None) -> None:
+    """Deadline -> first sound at the null sink's monitor, each cue after
+    silence, through the Announcer as in a game (bench/naive.py measures
+    the naive path the same way)."""
+    try:
+        monitor = SinkMonitor()
+    except OSError as error:
+        print(f"at the sink: not measured ({error})")
+        return
     rules = load_ruleset("tournament")
-    texts = [text for _, _, text in catalogue.variants(rules, 10)][:cues]
-    waits = []
-    with tempfile.TemporaryDirectory() as folder:
-        for i, text in enumerate(texts):
-            deadline = time.monotonic()
-            engine.save_to_file(text, f"{folder}/{i}.wav")  # what say() does first
-            engine.runAndWait()
-            waits.append(time.monotonic() - deadline)
-    print(f"naive pyttsx3 on demand: {len(texts)} cues")
+    speaker, where = open_output(device)
+    voice = Announcer(Catalogue.load("ru"), rules, speaker, WavCache(), TtsVoice("ru"))  # type: ignore[arg-type]
+    voice.prepare(10)
+    playback: Playback = speaker.playback  # type: ignore[attr-defined]
+    heard_after: list[float] = []
+    for cue, args, _ in cue_variants(cues):
+        while not playback.idle:  # a phrase may pause between its sentences
+            time.sleep(0.01)
+        monitor.wait_quiet()
+        deadline = time.monotonic()
+        voice.say(Say(cue, tuple(args.items())))
+        heard = monitor.onset(deadline)
+        if heard is not None:
+            heard_after.append(heard - deadline)
+    voice.close()
+    monitor.close()
+    print("at the sink: deadline -> first sound at vsink.monitor, each cue after silence")
     print(
-        f"  deadline -> speech synthesised, before aplay can start: p50 {pct(waits, 0.5):6.1f} ms   p99 {pct(waits, 0.99):6.1f} ms"
+        f"  ours ({len(heard_after)} cues, pre-rendered, {where}): p50 {pct(heard_after, 0.5):6.1f} ms   p99 {pct(heard_after, 0.99):6.1f} ms"
     )
 
 
@@ -220,12 +218,29 @@ def drift() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cues", type=int, default=1000)
-    parser.add_argument("--naive", type=int, default=40, help="cues for the naive path (slow)")
+    parser.add_argument("--naive", type=int, default=1000, help="cues for naive synthesis")  # fmt: skip
+    parser.add_argument(
+        "--at-sink", type=int, default=50, help="cues for each path measured at the sink (0: skip)"
+    )
     parser.add_argument("--device", default=None)
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]}")
+    stop, counter = threading.Event(), [0]
+    busy = threading.Thread(target=busy_core, args=(stop, counter), daemon=True)
+    busy.start()  # the whole time, for every path
     ours(args.cues, args.device)
-    naive(args.naive)
+    if args.at_sink:
+        ours_at_sink(args.at_sink, args.device)
+    stop.set()
+    print(f"(a busy core meanwhile: {counter[0]} engine steps on another thread)")
+    sys.stdout.flush()
+    # The naive path in a process of its own, with its own busy thread:
+    # pyttsx3 keeps one espeak driver per process, and ours already uses it.
+    naive = Path(__file__).with_name("naive.py")
+    subprocess.run(
+        [sys.executable, str(naive), f"--cues={args.naive}", f"--at-sink={args.at_sink}"],
+        check=False,
+    )
     drift()
     print("targets: cue p99 <= 10 ms, timer error p99 <= 2 ms, zero drift after 3 hours")
 

@@ -17,6 +17,7 @@ from .core.state import Game
 from .replay import Table
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
 from .script import ScriptError, ScriptLine, parse_lines
+from .seats.selftest import selftest_command
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "examples" / "demo.jsonl"
@@ -43,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "resume":
             game = _resume(Path(args.journal), Path(args.script) if args.script else None)
             _print(game, args.json, args.lang)
+        elif args.command == "selftest":
+            return selftest_command(args.pins, args.timeout, args.lang)
         elif args.command == "rulesets":
             for name in available_rulesets():
                 print(name)
@@ -80,6 +83,9 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--script", help="continue with this script after the journaled lines")
     resume.add_argument("--json", action="store_true", help="print the final state as JSON")
     sub.add_parser("rulesets", help="list the rulesets")
+    selftest = sub.add_parser("selftest", help="light each seat, ask for its button")
+    selftest.add_argument("--pins", default="default", help="pin map: hardware/NAME.toml or a path")
+    selftest.add_argument("--timeout", type=float, default=10.0, help="seconds per seat (10)")
     say = sub.add_parser("say", parents=[voice], help="speak one cue, to try a voice")
     say.add_argument("cue", help="a cue of the phrase catalogue, e.g. vote_question")
     say.add_argument("args", nargs="*", help="NAME=VALUE, e.g. seat=3")
@@ -103,7 +109,9 @@ def _settings(args: argparse.Namespace) -> live.VoiceSettings:
 
 
 def _realtime(script: Path, args: argparse.Namespace) -> Game:
-    game = live.replay_realtime(_lines(script), _settings(args))
+    # With --json the final state owns standard output; captions go to stderr.
+    captions = sys.stderr if args.json else None
+    game = live.replay_realtime(_lines(script), _settings(args), captions)
     if game is None:
         raise CliError(f"{script}: no setup line: nothing to play")
     return game

@@ -7,6 +7,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from .clock import MonotonicClock
 from .core.effects import Effect, Say
@@ -38,22 +39,31 @@ class VoiceSettings:
         return TtsVoice(self.voice or self.lang, self.rate)
 
 
-def announcer(settings: VoiceSettings, rules: Ruleset, seats: int) -> Announcer:
-    """The voice for a game: every phrase it can need rendered and in memory."""
-    speaker: Speaker = CaptionSpeaker() if settings.captions_only else open_speaker(settings.device)
+def announcer(
+    settings: VoiceSettings, rules: Ruleset, seats: int, captions: TextIO | None = None
+) -> Announcer:
+    """The voice for a game: every phrase it can need rendered and in memory.
+    ``captions``: where cues are printed without sound (standard output)."""
+    speaker: Speaker = (
+        CaptionSpeaker(captions)
+        if settings.captions_only
+        else open_speaker(settings.device, captions)
+    )
     pack = VoicePack(settings.pack) if settings.pack else None
     voice = Announcer(Catalogue.load(settings.lang), rules, speaker, WavCache(), settings.tts, pack)
     voice.prepare(seats)
     return voice
 
 
-def replay_realtime(lines: list[ScriptLine], settings: VoiceSettings) -> Game | None:
+def replay_realtime(
+    lines: list[ScriptLine], settings: VoiceSettings, captions: TextIO | None = None
+) -> Game | None:
     """Play a table script at its own pace on the real clock, with the voice."""
     setup = next((line.event for line in lines if isinstance(line.event, GameSetUp)), None)
     if setup is None:
         return None
-    voice = announcer(settings, setup.ruleset, setup.seats)
-    log = HostLog(lang=settings.lang)
+    voice = announcer(settings, setup.ruleset, setup.seats, captions)
+    log = HostLog(captions, lang=settings.lang)
 
     def effects(now: float, effects: tuple[Effect, ...]) -> None:
         voice(now, effects)
@@ -61,7 +71,10 @@ def replay_realtime(lines: list[ScriptLine], settings: VoiceSettings) -> Game | 
 
     clock = MonotonicClock()
     runtime = Runtime(
-        clock, effects, on_rejected=lambda e, why: print(f"refused: {why}", file=sys.stderr)
+        clock,
+        effects,
+        on_rejected=lambda e, why: print(f"refused: {why}", file=sys.stderr),
+        realtime=True,
     )
     start = clock.now()
     finished = threading.Event()

@@ -33,12 +33,14 @@ from .core.events import (
 )
 from .core.state import Game
 from .journal import Journal
+from .realtime import QuietCollector, raise_priority
 from .script import event_fields
 
 log = logging.getLogger(__name__)
 
 EffectSink = Callable[[float, tuple[Effect, ...]], None]
 Rejected = Callable[[Event, str], None]
+Changed = Callable[[Game | None, Game], None]  # the state before and after an input
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +69,23 @@ class Runtime:
         game: Game | None = None,
         deadlines: Deadlines | None = None,
         on_rejected: Rejected | None = None,
+        on_changed: Changed | None = None,
+        realtime: bool = False,
     ) -> None:
+        """``realtime``: ``run`` gives its thread a real-time priority and
+        keeps full garbage collections to quiet moments (``QuietCollector``):
+        for the live table, not for tests that run the loop in their own
+        thread."""
         self.clock = clock
         self.on_effects = on_effects
         self.on_rejected = on_rejected or _log_rejected
+        self.on_changed = on_changed
         self.journal = journal
         self.game = game
         self.timers = Timers(deadlines)
         self.stats = TimerStats()
+        self.realtime = realtime
+        self.quiet = QuietCollector() if realtime else None
         self._queue: queue.Queue[Queued | None] = queue.Queue()
 
     # --- for every thread ----------------------------------------------------
@@ -97,8 +108,15 @@ class Runtime:
         # a busy thread (audio decoding, the console) could make a timer that
         # many ms late. A shorter switch interval keeps the loop on time.
         sys.setswitchinterval(min(sys.getswitchinterval(), 0.0002))
+        if self.realtime:
+            raise_priority("timer loop")
+            if self.quiet is not None:
+                self.quiet.start(self.clock.now())
         while stopping is None or not stopping.is_set():
-            timeout = max(0.0, self.timers.next_due - self.clock.now())
+            now = self.clock.now()
+            if self.quiet is not None and self._queue.empty():
+                self.quiet.idle(now, self.timers.next_due)
+            timeout = max(0.0, self.timers.next_due - now)
             try:
                 item = self._queue.get(timeout=min(timeout, 0.5))
             except queue.Empty:
@@ -158,6 +176,11 @@ class Runtime:
             self.journal.append(record)  # on disk before anything is carried out
         self.game = game
         self.timers.accepted(event, game is not before and before is not None, effects, at)
+        if self.on_changed is not None and game is not before and game is not None:
+            try:
+                self.on_changed(before, game)  # the seat lights, before the slower voice
+            except Exception:
+                log.exception("showing the new state failed")
         if effects:
             try:
                 self.on_effects(at, effects)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import itertools
 import logging
+import os
 import subprocess
 import sys
 import threading
@@ -412,3 +413,44 @@ def test_cues_through_a_real_stream_in_order_and_urgent_cuts_in(recorder: Record
     print("heard (cue, 23 ms windows):", heard)
     urgent = speaker.started[-1]
     print(f"urgent cue: handed to the device {1000 * (urgent.handed - asked):.1f} ms after play()")
+
+
+def test_a_realtime_speaker_raises_its_audio_thread_on_the_first_callback() -> None:
+    """PortAudio leaves its callback thread an ordinary one; asked to, the
+    speaker raises it (the callback, not the thread that opened the stream)."""
+    ticks = Ticks()
+    streams: list[FakeStream] = []
+
+    def factory(device: Any, fmt: AudioFormat, blocksize: int, callback: Any) -> FakeStream:
+        streams.append(FakeStream(callback, ticks, 1, 0.02))
+        return streams[0]
+
+    speaker = SoundDeviceSpeaker(None, stream_factory=factory, clock=ticks, realtime=True)
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER  # opening changed nothing here
+    policies: list[int] = []
+
+    def audio_thread() -> None:
+        streams[0].pump(2)
+        policies.append(os.sched_getscheduler(0))
+
+    thread = threading.Thread(target=audio_thread)
+    thread.start()
+    thread.join()
+    speaker.close()
+    can_fifo = _can_use_fifo()
+    assert policies == [os.SCHED_FIFO if can_fifo else os.SCHED_OTHER]
+
+
+def _can_use_fifo() -> bool:
+    def probe() -> None:
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+            allowed.append(True)
+        except OSError:
+            allowed.append(False)
+
+    allowed: list[bool] = []
+    thread = threading.Thread(target=probe)
+    thread.start()
+    thread.join()
+    return allowed[0]

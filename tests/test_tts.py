@@ -403,3 +403,19 @@ def test_the_announcer_plays_from_memory_and_a_pack_overrides(
     assert speaker.played[1][0] == "Кто за то, чтобы игрок номер три покинул стол?"
     assert speaker.played[1].duration > 1  # the bad recording fell back to the synthetic voice
     assert "три, шесть и девять" in speaker.played[2].caption
+
+
+@needs_espeak
+def test_prepared_cues_start_with_their_sound(cache: WavCache) -> None:
+    """espeak-ng opens every phrase with ~13 ms of near-silence; the announcer
+    cuts it so that the voice starts when the cue is due."""
+    rules = load_ruleset("tournament")
+    announcer = Announcer(Catalogue.load("ru"), rules, FakeSpeaker(), cache, VOICES["ru"])
+    announcer.prepare(10)
+    announcer.close()
+    key = announcer.catalogue.key("thanks", {})
+    rendered = cache.clip("Спасибо.", VOICES["ru"])
+    lead = np.flatnonzero(np.abs(announcer.clips[key].samples.astype(np.int32)) > 330)[0]
+    raw = np.flatnonzero(np.abs(rendered.samples.astype(np.int32)) > 330)[0]
+    assert lead == round(0.002 * rendered.rate) < raw
+    assert announcer.clips[key].frames == rendered.frames - (raw - lead)

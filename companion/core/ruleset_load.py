@@ -61,11 +61,17 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise _syntax_error(source, text, exc) from None
+        raise toml_syntax_error(source, text, exc) from None
     return _Parser(Context(source, text), data).ruleset()
 
 
-def _syntax_error(source: str, text: str, exc: tomllib.TOMLDecodeError) -> RulesetError:
+def toml_syntax_error(
+    source: str,
+    text: str,
+    exc: tomllib.TOMLDecodeError,
+    error: type[RulesetError] = RulesetError,
+) -> RulesetError:
+    """tomllib's message as one line naming the file and line."""
     message = str(exc)
     line: int | None = None
     if match := _SYNTAX_AT.search(message):
@@ -74,7 +80,7 @@ def _syntax_error(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Rules
     elif match := _SYNTAX_END.search(message):
         line = text.count("\n") + (0 if text.endswith("\n") else 1)
         message = f"{message[: match.start()]} (at the end of the file)"
-    return RulesetError(source, None, line, f"invalid TOML: {message}")
+    return error(source, None, line, f"invalid TOML: {message}")
 
 
 def _names(cls: type) -> tuple[str, ...]:

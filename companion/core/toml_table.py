@@ -36,16 +36,20 @@ class RulesetError(ValueError):
 
 
 class Context:
-    def __init__(self, source: str, text: str) -> None:
+    """One TOML file being read; ``error`` is the exception it raises (a
+    subclass of :class:`RulesetError` for other kinds of file)."""
+
+    def __init__(self, source: str, text: str, error: type[RulesetError] = RulesetError) -> None:
         self.source = source
         self.text = text
+        self.error = error
         self._lines: dict[KeyPath, int] | None = None
 
     def fail(self, path: KeyPath, message: str) -> NoReturn:
         if self._lines is None:
             self._lines = key_lines(self.text)
         line = line_of(self._lines, path)
-        raise RulesetError(self.source, format_path(path) or None, line, message)
+        raise self.error(self.source, format_path(path) or None, line, message)
 
 
 def show(value: object) -> str:

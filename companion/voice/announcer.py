@@ -4,7 +4,7 @@ speaker.
 
 Every phrase the game can need is rendered and loaded into memory before
 the game starts (``prepare``), so a cue plays from memory the instant it is
-due. A phrase that could not be known ahead (a list of several nominees) is
+due, its quiet lead-in cut off (``Clip.without_lead_in``). A phrase that could not be known ahead (a list of several nominees) is
 rendered on a worker thread and played when ready; it is never urgent.
 """
 
@@ -54,7 +54,7 @@ class Announcer:
         for key, text in wanted.items():
             clip = recorded.get(key) or rendered.get(text)
             if clip is not None:
-                self.clips[key] = clip
+                self.clips[key] = clip.without_lead_in()
         return len(self.clips)
 
     def __call__(self, now: float, effects: tuple[Effect, ...]) -> None:
@@ -74,6 +74,8 @@ class Announcer:
         clip = self.clips.get(key)
         if clip is None and self.pack is not None:
             clip = self.pack.clip_for(key)
+            if clip is not None:
+                clip = self.clips[key] = clip.without_lead_in()
         if clip is not None:
             self.speaker.play(clip, text, urgent=effect.urgent)
             return
@@ -86,7 +88,7 @@ class Announcer:
             log.warning("could not render %r: %s", text, error)
             self.speaker.play(None, text, urgent=urgent)
             return
-        self.clips[key] = clip
+        clip = self.clips[key] = clip.without_lead_in()
         self.speaker.play(clip, text, urgent=urgent)
 
     def close(self) -> None:

@@ -105,6 +105,19 @@ class Clip:
         out = np.clip(np.round(data), -32768, 32767).astype(np.int16)
         return Clip(out.reshape(-1) if target.channels == 1 else out, target)
 
+    def without_lead_in(self, threshold: int = 330, keep: float = 0.002) -> Clip:
+        """The clip from just before its first sample louder than
+        ``threshold`` (1 % of full scale): a cue must sound the moment it
+        starts, and espeak-ng opens every phrase with ~13 ms of near-silence
+        (a recording, often with far more). ``keep`` seconds stay before
+        it so that the onset is not clipped. A silent clip is left whole."""
+        data = self.samples.reshape(self.frames, self.format.channels)
+        loud = np.flatnonzero((np.abs(data.astype(np.int32)) > threshold).any(axis=1))
+        start = int(loud[0]) - self.format.frames(keep) if len(loud) else 0
+        if start <= 0:
+            return self
+        return Clip(self.samples[start:].copy(), self.format)
+
 
 class BadAudio(ValueError):
     """A file that is not a WAV we can play; the message names the file."""

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, TextIO
 
+from ..realtime import raise_priority
 from .audio import TTS_FORMAT, AudioFormat, Clip, Samples
 
 log = logging.getLogger(__name__)
@@ -201,9 +202,13 @@ class SoundDeviceSpeaker:
         blocksize: int = 128,  # 5.8 ms at 22 050 Hz: the longest a due cue waits
         stream_factory: Callable[..., Any] = _open_stream,
         clock: Callable[[], float] = time.monotonic,
+        realtime: bool = False,
     ) -> None:
+        """``realtime``: the audio thread asks for a real-time priority on
+        its first callback (PortAudio leaves it an ordinary thread)."""
         self._clock = clock
         self._reported: set[str] = set()
+        self._raise_priority = realtime
         self._stream = stream_factory(device, fmt, blocksize, self._callback)
         rate = int(getattr(self._stream, "samplerate", fmt.rate))
         channels = int(getattr(self._stream, "channels", 1))
@@ -254,6 +259,9 @@ class SoundDeviceSpeaker:
     def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
         now = self._clock()
         try:
+            if self._raise_priority:
+                self._raise_priority = False
+                raise_priority("audio")
             if status:
                 self._report_once(str(status), f"audio output: {status}")
             delay = self._latency
@@ -326,7 +334,7 @@ def open_speaker(device: str | int | None = None, captions: TextIO | None = None
     if isinstance(device, str) and device.isdigit():
         device = int(device)
     try:
-        return SoundDeviceSpeaker(device)
+        return SoundDeviceSpeaker(device, realtime=True)
     except Exception as error:  # no libportaudio2 (OSError), no device, a busy device ...
         reason = (str(error).splitlines() or [""])[0] or type(error).__name__
         log.warning("no audio output device (%s): captions only", reason)
