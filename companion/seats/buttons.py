@@ -1,0 +1,116 @@
+"""One seat button's edges made into presses and releases.
+
+gpiozero reports every edge the pin sees (and its mock factory applies no
+bounce time at all), so the seat shell filters them once more here:
+
+- **Debounce.** The first edge after a quiet spell counts at once (no added
+  latency); edges within ``bounce_s`` of it are contact chatter and are
+  ignored. When the quiet spell ends, the pin's real level is read once
+  more, so a tap shorter than the bounce time still ends in a release.
+- **Stuck.** A button held ``stuck_s`` (far longer than any vote) is
+  reported once and its seat is ignored until it is released.
+
+Time comes from a clock and follow-ups run through ``later``, so tests
+drive both by hand.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+
+class Later(Protocol):
+    def __call__(self, delay: float, action: Callable[[], None]) -> None:
+        """Run ``action`` about ``delay`` seconds from now, on some thread."""
+
+
+def thread_later(delay: float, action: Callable[[], None]) -> None:
+    """``Later`` on the real clock: a daemon timer thread."""
+    timer = threading.Timer(delay, action)
+    timer.daemon = True
+    timer.start()
+
+
+Edge = Callable[[bool, float], None]  # (pressed, when)
+
+
+class ButtonFilter:
+    """Turns raw edges of one button into clean (pressed, when) changes."""
+
+    def __init__(
+        self,
+        name: str,
+        level: Callable[[], bool],
+        emit: Edge,
+        clock: Callable[[], float],
+        later: Later = thread_later,
+        bounce_s: float = 0.02,
+        stuck_s: float = 30.0,
+        on_stuck: Callable[[str], None] | None = None,
+    ) -> None:
+        self.name = name
+        self._level = level  # is the button pressed now (the pin's real state)
+        self._emit = emit
+        self._clock = clock
+        self._later = later
+        self.bounce_s = bounce_s
+        self.stuck_s = stuck_s
+        self._on_stuck = on_stuck
+        self._lock = threading.Lock()  # edges and follow-ups come from several threads
+        self.pressed = False  # the state last passed on
+        self._quiet_from = float("-inf")  # edges before this are chatter
+        self._presses = 0  # which press a stuck check belongs to
+        self.stuck = False
+        self.chatter = 0  # edges ignored as bounce (for the self-test and the log)
+
+    def edge(self, pressed: bool) -> None:
+        """The pin changed (gpiozero's when_pressed / when_released)."""
+        now = self._clock()
+        with self._lock:
+            if now < self._quiet_from:
+                self.chatter += 1
+                return
+            if pressed == self.pressed:
+                return
+            self._change(pressed, now)
+
+    def _change(self, pressed: bool, now: float) -> None:
+        self.pressed = pressed
+        self._quiet_from = now + self.bounce_s
+        if pressed:
+            self._presses += 1
+            press = self._presses
+            self._later(self.stuck_s, lambda: self._check_stuck(press))
+        if self.stuck and not pressed:
+            self.stuck = False
+            log.warning("%s: released again after being stuck", self.name)
+        if not self.stuck:
+            self._emit(pressed, now)
+        self._later(self.bounce_s, self._settle)
+
+    def _settle(self) -> None:
+        """The bounce time is over: if the pin now reads otherwise than what
+        was passed on (a tap shorter than the bounce time), pass that on."""
+        with self._lock:
+            now = self._clock()
+            if now < self._quiet_from:  # a newer change set a newer quiet time
+                return
+            level = self._level()
+            if level != self.pressed:
+                self._change(level, now)
+
+    def _check_stuck(self, press: int) -> None:
+        with self._lock:
+            if self.pressed and press == self._presses and not self.stuck:
+                self.stuck = True
+                message = (
+                    f"{self.name}: held for {self.stuck_s:g} s, stuck? Ignored until it is released"
+                )
+                log.warning(message)
+                if self._on_stuck is not None:
+                    self._on_stuck(message)

@@ -1,0 +1,155 @@
+"""Pin maps (``hardware/*.toml``): which GPIO each seat's button and LED use.
+
+Pins are BCM numbers on the 40-pin header (GPIO 2-27, the same on a Pi 3,
+4 and 5). The loader refuses a pin used twice, a pin the header does not
+have, a seat without a button, gaps in the seat numbers and unknown keys;
+every refusal is one line naming the file, the line and the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.ruleset_load import toml_syntax_error
+from ..core.toml_table import Context, RulesetError, Table
+
+HEADER_GPIOS = range(2, 28)  # BCM 0 and 1 are the HAT EEPROM's; 28+ are not on the header
+FIXED_PULL_UPS = (2, 3)  # I2C: 1.8 kOhm to 3.3 V on the board itself
+MAX_SEATS = 12
+HOST_BUTTONS = ("next", "pause", "offence")
+LED_KINDS = ("pwm", "onoff")
+HARDWARE = Path(__file__).resolve().parent.parent.parent / "hardware"
+
+
+class PinMapError(RulesetError):
+    """A pin map that cannot be used; ``str()`` names the file, line and key."""
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPin:
+    pin: int
+    pull_up: bool  # True: the button closes to ground; False: to 3.3 V
+    bounce_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPins:
+    seat: int
+    button: ButtonPin
+    led: int | None
+    led_kind: str  # "pwm" or "onoff"
+
+
+@dataclass(frozen=True, slots=True)
+class PinMap:
+    source: str
+    seats: tuple[SeatPins, ...]
+    host: dict[str, ButtonPin] = field(default_factory=dict)
+    buzzer: int | None = None
+    stuck_s: float = 30.0  # a button held longer is reported once and ignored
+
+    def seat(self, number: int) -> SeatPins:
+        return self.seats[number - 1]
+
+
+_DEFAULTS = ("pull", "bounce_ms", "led", "stuck_s")
+_SEAT = ("button", "led", "pull", "bounce_ms", "led_kind")
+_HOST = ("pin", "pull", "bounce_ms")
+
+
+def load_pinmap(path: Path | str) -> PinMap:
+    """A pin map by file path, or by name in ``hardware/`` (``default``)."""
+    file = Path(path)
+    if file.suffix != ".toml" and not file.exists():
+        file = HARDWARE / f"{path}.toml"
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        raise PinMapError(str(file), None, None, f"cannot be read ({error.strerror})") from None
+    return parse_pinmap(text, str(file))
+
+
+def parse_pinmap(text: str, source: str) -> PinMap:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise toml_syntax_error(source, text, exc, PinMapError) from None
+    return _Reader(Context(source, text, PinMapError), data).pinmap()
+
+
+class _Reader:
+    def __init__(self, ctx: Context, data: dict[str, object]) -> None:
+        self.ctx = ctx
+        self.root = Table(ctx, data, (), ("defaults", "seats", "host", "buzzer"))
+        self.used: dict[int, str] = {}  # pin -> the key that took it
+
+    def pinmap(self) -> PinMap:
+        defaults = self.root.table("defaults", _DEFAULTS, required=False) or Table(
+            self.ctx, {}, ("defaults",), _DEFAULTS
+        )
+        pull = defaults.choice("pull", ("up", "down"), "up")
+        bounce = defaults.float_("bounce_ms", 20.0)
+        led_kind = defaults.choice("led", LED_KINDS, "pwm")
+        stuck = defaults.float_("stuck_s", 30.0)
+        seats_table = self.root.table("seats", None, required=True)
+        assert seats_table is not None
+        seats = self._seats(seats_table, pull, bounce, led_kind)
+        host: dict[str, ButtonPin] = {}
+        host_table = self.root.table("host", HOST_BUTTONS, required=False)
+        for name in HOST_BUTTONS if host_table is not None else ():
+            assert host_table is not None
+            value = host_table.raw(name, required=False)
+            if value is None:
+                continue
+            if isinstance(value, int) and not isinstance(value, bool):
+                body = Table(self.ctx, {"pin": value}, (*host_table.path, name), _HOST)
+            else:
+                body = Table(self.ctx, value, (*host_table.path, name), _HOST)
+            host[name] = self._button(body, "pin", pull, bounce)
+        buzzer_table = self.root.table("buzzer", ("pin",), required=False)
+        buzzer = self._pin(buzzer_table, "pin") if buzzer_table is not None else None
+        return PinMap(self.ctx.source, seats, host, buzzer, stuck)
+
+    def _seats(self, table: Table, pull: str, bounce: float, led_kind: str) -> tuple[SeatPins, ...]:
+        if not table.data:
+            table.fail(None, "no seats defined")
+        numbers: list[int] = []
+        for key in table.data:
+            if not key.isdigit() or not 1 <= int(key) <= MAX_SEATS:
+                table.fail(key, f"seats are numbered 1 to {MAX_SEATS}")
+            numbers.append(int(key))
+        missing = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
+        if missing:
+            table.fail(None, f"seat {missing[0]} is missing (seats are numbered 1 to N, no gaps)")
+        out = []
+        for number in sorted(numbers):
+            body = Table(self.ctx, table.data[str(number)], (*table.path, str(number)), _SEAT)
+            if "button" not in body.data:
+                body.fail(None, "a seat needs a button")
+            button = self._button(body, "button", pull, bounce)
+            led = self._pin(body, "led") if "led" in body.data else None
+            kind = body.choice("led_kind", LED_KINDS, led_kind)
+            out.append(SeatPins(number, button, led, kind))
+        return tuple(out)
+
+    def _button(self, body: Table, key: str, pull: str, bounce: float) -> ButtonPin:
+        pin = self._pin(body, key)
+        pull_up = body.choice("pull", ("up", "down"), pull) == "up"
+        if pin in FIXED_PULL_UPS and not pull_up:
+            body.fail(
+                key,
+                f"GPIO {pin} has a fixed pull-up on the board: wire its button to ground (pull = 'up')",
+            )
+        return ButtonPin(pin, pull_up, body.float_("bounce_ms", bounce) / 1000)
+
+    def _pin(self, body: Table, key: str) -> int:
+        pin = body.int_(key)
+        if pin not in HEADER_GPIOS:
+            body.fail(key, f"GPIO {pin} is not on the 40-pin header (BCM 2 to 27)")
+        where = ".".join(str(p) for p in (*body.path, key))
+        if pin in self.used:
+            body.fail(key, f"GPIO {pin} is already used by {self.used[pin]}")
+        self.used[pin] = where
+        return pin
