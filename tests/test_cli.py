@@ -172,3 +172,16 @@ def test_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = main(capsys, "rulesets")
     assert status == 0
     assert {"club", "tournament"} <= set(out.split())
+
+
+def test_realtime_json_keeps_the_captions_off_standard_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``replay --realtime --json``: standard output is the JSON alone (a
+    program reads it); the cues and the host log go to standard error."""
+    path = script(tmp_path, SETUP)  # the setup alone: its cues, then the end of the script
+    status, out, err = main(capsys, "replay", path, "--realtime", "--captions", "--json")
+    assert status == 0
+    state = json.loads(out)
+    assert state["ruleset"] == "tournament"
+    assert "» Наступает ночь. Город засыпает." in err.splitlines()

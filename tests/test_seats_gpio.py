@@ -8,8 +8,9 @@ from collections.abc import Iterator
 import pytest
 from seat_table import SeatTable
 
-from companion.core.events import HostAdvanced, Nominated
+from companion.core.events import HostAdvanced, Nominated, OffenceGiven
 from companion.seats.lights import SWEEP_STEP
+from companion.seats.pinmap import parse_pinmap
 
 IDLE, STEADY, DIM = 0.04, 1.0, 0.25
 
@@ -176,3 +177,72 @@ def test_a_stuck_button_is_reported_once_and_ignored_until_released(table: SeatT
     assert not table.seats.filters["seat 9"].stuck
     table.press(9)  # works again
     assert seen[-1] == (True, 9)
+
+
+def levels_over(table: SeatTable, seat: int, seconds: float, step: float = 0.025) -> list[float]:
+    out = []
+    for _ in range(round(seconds / step)):
+        table.wait(step, step)
+        out.append(table.led(seat))
+    return out
+
+
+def test_over_time_blinks_fast_and_a_lost_speech_flashes_twice(table: SeatTable) -> None:
+    play_to_day_one(table)
+    table.wait(60)  # seat 1 runs past the end of the minute
+    assert table.game.turn_over
+    fast = levels_over(table, 1, 1.0)
+    assert fast.count(1.0) == fast.count(0.0) == 20  # 4 Hz: 125 ms lit, 125 ms dark
+    assert max(len(run) for run in "".join("x" if v else "." for v in fast).split(".")) == 5
+    table.press(1)
+    # Three fouls take seat 5's next speech (tournament 4.4): a double flash.
+    for _ in range(3):
+        table.submit(OffenceGiven(5, "excessive_gestures"))
+    flashes = levels_over(table, 5, 1.575)  # one period, from the third foul
+    lit = "".join("x" if v == 1.0 else "." for v in flashes)
+    assert [len(r) for r in lit.split(".") if r] == [5, 5]  # two 128 ms flashes per 1.6 s
+    assert table.led(4) == IDLE
+
+
+def test_plain_on_off_leds_show_the_vote_by_blinking() -> None:
+    pins = parse_pinmap(
+        "[defaults]\nled = 'onoff'\n[seats]\n"
+        + "\n".join(
+            f"{n} = {{ button = {b}, led = {l} }}"
+            for n, (b, l) in enumerate(
+                [
+                    (4, 17),
+                    (27, 22),
+                    (5, 6),
+                    (13, 19),
+                    (26, 21),
+                    (20, 16),
+                    (12, 25),
+                    (24, 23),
+                    (7, 8),
+                    (11, 9),
+                ],
+                1,
+            )
+        ),
+        "onoff.toml",
+    )
+    table = SeatTable(pins)
+    try:
+        play_to_day_one(table)
+        assert table.leds() == [1.0] + [0.0] * 9  # no faint glow without PWM
+        table.submit(Nominated(1, 5))
+        for seat in range(1, 11):
+            if seat == 2:
+                table.submit(Nominated(2, 6))  # two nominees: day one votes
+            table.press(seat)
+            table.release(seat)
+        assert table.game.phase == "voting"
+        table.wait(0.05)
+        table.press(3)
+        assert table.led(3) == 1.0  # steady: your hand is down
+        may_vote = levels_over(table, 1, 1.0, 0.05)
+        assert may_vote.count(1.0) == may_vote.count(0.0) == 10  # blinking: you may vote
+        assert table.led(3) == 1.0
+    finally:
+        table.close()

@@ -1,0 +1,48 @@
+"""The simulated table's seats (issue 4): keys for buttons, the lights as
+text, the same modes and patterns as the LEDs."""
+
+from __future__ import annotations
+
+from companion.clock import FakeClock
+from companion.seats.fake import FakeSeats, glyph
+from companion.seats.port import ButtonEvent
+
+
+def test_the_lights_as_text_follow_the_same_patterns() -> None:
+    clock = FakeClock(5.0)
+    seats = FakeSeats(4, clock.now)
+    seats.show([(1, "steady"), (2, "idle"), (3, "may_vote"), (4, "off")])
+    assert seats.render() == "1● 2○ 3◐ 4·"
+    seats.show([(1, "slow_blink")])
+    assert seats.render() == "1● 2○ 3◐ 4·"  # a blink starts lit ...
+    clock.advance(0.6)
+    assert seats.render() == "1· 2○ 3◐ 4·"  # ... and goes dark half a second on
+    assert seats.modes() == ["slow_blink", "idle", "may_vote", "off"]
+
+
+def test_the_sweep_goes_round_then_back_to_the_modes() -> None:
+    clock = FakeClock()
+    seats = FakeSeats(3, clock.now)
+    seats.show([(1, "idle"), (2, "idle"), (3, "idle")])
+    seats.sweep()
+    frames = []
+    for _ in range(4):
+        frames.append(seats.render())
+        clock.advance(0.08)
+    assert frames == ["1● 2· 3·", "1○ 2● 3·", "1○ 2○ 3●", "1○ 2○ 3○"]
+
+
+def test_a_key_presses_and_a_second_press_releases() -> None:
+    clock = FakeClock(1.0)
+    seats = FakeSeats(10, clock.now)
+    seen: list[ButtonEvent] = []
+    seats.start(seen.append)
+    seats.toggle(3)
+    clock.advance(0.5)
+    seats.toggle(3)
+    seats.release(3)  # not held: nothing
+    assert seen == [ButtonEvent(True, 1.0, seat=3), ButtonEvent(False, 1.5, seat=3)]
+
+
+def test_glyphs() -> None:
+    assert [glyph(x) for x in (0.0, 0.04, 0.25, 1.0)] == ["·", "○", "◐", "●"]
