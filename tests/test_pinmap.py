@@ -9,7 +9,7 @@ import pytest
 
 from companion.seats.pinmap import PinMapError, load_pinmap, parse_pinmap
 
-SEATS = "\n".join(f"{n} = {{ button = {b}, led = {l} }}" for n, b, l in [(1, 4, 17), (2, 27, 22), (3, 5, 6)])  # fmt: skip
+SEATS = "\n".join(f"{n} = {{ button = {b}, led = {led} }}" for n, b, led in [(1, 4, 17), (2, 27, 22), (3, 5, 6)])  # fmt: skip
 
 
 def parse(text: str) -> object:

@@ -208,8 +208,8 @@ def test_plain_on_off_leds_show_the_vote_by_blinking() -> None:
     pins = parse_pinmap(
         "[defaults]\nled = 'onoff'\n[seats]\n"
         + "\n".join(
-            f"{n} = {{ button = {b}, led = {l} }}"
-            for n, (b, l) in enumerate(
+            f"{n} = {{ button = {b}, led = {led} }}"
+            for n, (b, led) in enumerate(
                 [
                     (4, 17),
                     (27, 22),
