@@ -130,22 +130,20 @@ def ours(cues: int, device: str | None) -> None:
     loop.start()
     playback: Playback = speaker.playback  # type: ignore[attr-defined]
     give_up = time.monotonic() + 60 + cues * 0.5
-    games = 1
     while len(playback.started) < cues and loop.is_alive() and time.monotonic() < give_up:
         time.sleep(0.05)
         game = runtime.game
         if game is not None and game.phase == "ended":
-            runtime.submit(GameSetUp(rules, 10, ROLES))  # the next game at the same table
-            games += 1
-            time.sleep(0.1)
-        elif game is not None and game.phase != "speeches":
+            print("the game ended before every cue was played", file=sys.stderr)
+            break
+        if game is not None and game.phase != "speeches":
             runtime.submit(HostAdvanced())  # votes and nights: keep the game moving
     runtime.stop()
     time.sleep(0.2)
     speaker.close()  # type: ignore[attr-defined]
     latency = [s.at - due[int(s.caption)] for s in playback.started]
     lateness = runtime.stats.lateness
-    print(f"ours: {len(latency)} cues in {games} games through {where}")
+    print(f"ours: {len(latency)} cues through {where}")
     print(
         f"  deadline -> first sample handed to the device: p50 {pct(latency, 0.5):6.2f} ms   p99 {pct(latency, 0.99):6.2f} ms"
     )

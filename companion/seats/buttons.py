@@ -65,6 +65,7 @@ class ButtonFilter:
         self.pressed = False  # the state last passed on
         self._quiet_from = float("-inf")  # edges before this are chatter
         self._presses = 0  # which press a stuck check belongs to
+        self._changes = 0  # which change a settle check belongs to
         self.stuck = False
         self.chatter = 0  # edges ignored as bounce (for the self-test and the log)
 
@@ -91,18 +92,22 @@ class ButtonFilter:
             log.warning("%s: released again after being stuck", self.name)
         if not self.stuck:
             self._emit(pressed, now)
-        self._later(self.bounce_s, self._settle)
+        self._changes += 1
+        change = self._changes
+        self._later(self.bounce_s, lambda: self._settle(change))
 
-    def _settle(self) -> None:
-        """The bounce time is over: if the pin now reads otherwise than what
-        was passed on (a tap shorter than the bounce time), pass that on."""
+    def _settle(self, change: int) -> None:
+        """The bounce time after ``change`` is over: if the pin now reads
+        otherwise than what was passed on (a tap shorter than the bounce
+        time), pass that on. A timer may fire a hair early by the clock, so
+        the check goes by which change it belongs to, not by the time."""
         with self._lock:
-            now = self._clock()
-            if now < self._quiet_from:  # a newer change set a newer quiet time
+            if change != self._changes:  # a newer change has its own check
                 return
+            self._quiet_from = float("-inf")
             level = self._level()
             if level != self.pressed:
-                self._change(level, now)
+                self._change(level, self._clock())
 
     def _check_stuck(self, press: int) -> None:
         with self._lock:

@@ -73,11 +73,12 @@ class LightBoard:
 
     def level(self, seat: int, now: float | None = None) -> float:
         now = self._clock() if now is None else now
-        if self._sweep_from is not None:
+        index = seat - 1
+        # A seat whose mode changed after the sweep began shows its mode at once.
+        if self._sweep_from is not None and self._since[index] <= self._sweep_from:
             during = sweep_level(seat, now - self._sweep_from)
             if during is not None:
                 return during
             if seat == self.count:
                 self._sweep_from = None  # the sweep has gone round
-        index = seat - 1
         return self._patterns[index][self.modes[index]].level(now - self._since[index])
