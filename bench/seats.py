@@ -66,9 +66,9 @@ def main() -> None:
     runtime = Runtime(MonotonicClock(), lambda at, effects: None, realtime=True)
     submitted: list[float] = []
 
-    def submit(event: Event) -> None:
+    def submit(event: Event, *, at: float | None = None) -> None:
         submitted.append(time.monotonic())
-        runtime.submit(event)
+        runtime.submit(event, at=at)
 
     bridge = SeatsBridge(seats, submit, lambda: runtime.game)
     runtime.on_changed = bridge.changed

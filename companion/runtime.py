@@ -89,9 +89,12 @@ class Runtime:
         self._queue: queue.Queue[Queued | None] = queue.Queue()
 
     # --- for every thread ----------------------------------------------------
-    def submit(self, event: Event, fields: dict[str, Any] | None = None) -> None:
-        """Queue an input, stamped with the time it happened. Thread-safe."""
-        self._queue.put(Queued(self.clock.now(), event, fields))
+    def submit(
+        self, event: Event, fields: dict[str, Any] | None = None, *, at: float | None = None
+    ) -> None:
+        """Queue an input, stamped with the time it happened (``at``, on the
+        runtime's clock; default: now). Thread-safe."""
+        self._queue.put(Queued(self.clock.now() if at is None else at, event, fields))
 
     def stop(self) -> None:
         """Make ``run`` return once what is queued now is done. Thread-safe."""

@@ -46,3 +46,47 @@ def test_a_key_presses_and_a_second_press_releases() -> None:
 
 def test_glyphs() -> None:
     assert [glyph(x) for x in (0.0, 0.04, 0.25, 1.0)] == ["·", "○", "◐", "●"]
+
+
+def test_the_bridge_turns_buttons_into_inputs_at_the_edge_time() -> None:
+    from companion.core.events import (
+        HostAdvanced,
+        SeatPressed,
+        SeatReleased,
+        TimersPaused,
+        TimersResumed,
+    )
+    from companion.seats.bridge import SeatsBridge
+
+    sent: list[tuple[object, float | None]] = []
+    paused = [False]
+    offence_asked: list[bool] = []
+
+    class Game:
+        @property
+        def paused(self) -> tuple[tuple[str, float], ...]:
+            return (("speech", 12.0),) if paused[0] else ()
+
+    seats = FakeSeats(10)
+    bridge = SeatsBridge(
+        seats,
+        lambda event, *, at=None: sent.append((event, at)),
+        lambda: Game(),  # type: ignore[return-value,arg-type]
+        lambda: offence_asked.append(True),
+    )
+    bridge.button(ButtonEvent(True, 12.5, seat=3))
+    bridge.button(ButtonEvent(False, 13.0, seat=3))
+    bridge.button(ButtonEvent(True, 14.0, host="next"))
+    bridge.button(ButtonEvent(False, 14.1, host="next"))  # a host button acts on its press
+    bridge.button(ButtonEvent(True, 15.0, host="pause"))
+    paused[0] = True
+    bridge.button(ButtonEvent(True, 16.0, host="pause"))
+    bridge.button(ButtonEvent(True, 17.0, host="offence"))
+    assert sent == [
+        (SeatPressed(3), 12.5),
+        (SeatReleased(3), 13.0),
+        (HostAdvanced(), 14.0),
+        (TimersPaused(), 15.0),
+        (TimersResumed(), 16.0),
+    ]
+    assert offence_asked == [True]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
 from ..core.events import (
     Event,
@@ -28,11 +29,16 @@ from .port import ButtonEvent, Seats
 log = logging.getLogger(__name__)
 
 
+class Submit(Protocol):
+    def __call__(self, event: Event, *, at: float | None = None) -> None:
+        """``Runtime.submit``: queue an input that happened at ``at``."""
+
+
 class SeatsBridge:
     def __init__(
         self,
         seats: Seats,
-        submit: Callable[[Event], None],
+        submit: Submit,
         game: Callable[[], Game | None],
         on_offence_button: Callable[[], None] | None = None,
     ) -> None:
@@ -44,13 +50,16 @@ class SeatsBridge:
 
     def button(self, event: ButtonEvent) -> None:
         """From the seats' threads: only enqueue."""
+        at = event.at  # the edge's time: a vote counts from when the hand went down
         if event.seat is not None:
-            self._submit(SeatPressed(event.seat) if event.pressed else SeatReleased(event.seat))
+            seat = event.seat
+            self._submit(SeatPressed(seat) if event.pressed else SeatReleased(seat), at=at)
         elif event.pressed and event.host == "next":
-            self._submit(HostAdvanced())
+            self._submit(HostAdvanced(), at=at)
         elif event.pressed and event.host == "pause":
             game = self._game()
-            self._submit(TimersResumed() if game is not None and game.paused else TimersPaused())
+            paused = game is not None and game.paused
+            self._submit(TimersResumed() if paused else TimersPaused(), at=at)
         elif event.pressed and event.host == "offence":
             if self._on_offence is not None:
                 self._on_offence()
