@@ -89,10 +89,17 @@ def replay_realtime(
 
     feeder = threading.Thread(target=feed, name="script", daemon=True)
     feeder.start()
+    # The loop in a thread of its own: it takes a real-time priority, which
+    # the main thread (Ctrl-C, later the console) should not have.
+    loop = threading.Thread(target=runtime.run, name="timer loop", daemon=True)
+    loop.start()
     try:
-        runtime.run()
+        while loop.is_alive():
+            loop.join(0.2)
     except KeyboardInterrupt:
         finished.set()
+        runtime.stop()
+        loop.join(2.0)
     finally:
         voice.close()
     return runtime.game
