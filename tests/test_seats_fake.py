@@ -90,3 +90,24 @@ def test_the_bridge_turns_buttons_into_inputs_at_the_edge_time() -> None:
         (TimersResumed(), 16.0),
     ]
     assert offence_asked == [True]
+
+
+def test_the_button_thread_runs_due_actions_in_turn_and_survives_a_failure() -> None:
+    import threading
+
+    from companion.seats.buttons import LaterThread
+
+    clock = FakeClock(10.0)
+    later = LaterThread(clock.now)
+    ran: list[str] = []
+    done = threading.Event()
+
+    def fail() -> None:
+        ran.append("fail")
+        raise RuntimeError("broken check")
+
+    later(0.0, lambda: ran.append("first"))
+    later(0.0, fail)
+    later(0.0, done.set)
+    assert done.wait(10)
+    assert ran == ["first", "fail"]  # in the order asked, the failure logged

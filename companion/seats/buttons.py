@@ -16,8 +16,11 @@ drive both by hand.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -29,11 +32,36 @@ class Later(Protocol):
         """Run ``action`` about ``delay`` seconds from now, on some thread."""
 
 
-def thread_later(delay: float, action: Callable[[], None]) -> None:
-    """``Later`` on the real clock: a daemon timer thread."""
-    timer = threading.Timer(delay, action)
-    timer.daemon = True
-    timer.start()
+class LaterThread:
+    """``Later`` on the real clock: one daemon thread and a heap of due
+    actions, so a press costs no thread of its own (every press schedules a
+    settle check and a stuck check)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._due: list[tuple[float, int, Callable[[], None]]] = []
+        self._order = itertools.count()
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def __call__(self, delay: float, action: Callable[[], None]) -> None:
+        with self._wake:
+            heapq.heappush(self._due, (self._clock() + delay, next(self._order), action))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="buttons", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._due or self._due[0][0] > self._clock():
+                    self._wake.wait(self._due[0][0] - self._clock() if self._due else None)
+                action = heapq.heappop(self._due)[2]
+            try:
+                action()
+            except Exception:  # a failing check must not stop the others
+                log.exception("a button follow-up failed")
 
 
 Edge = Callable[[bool, float], None]  # (pressed, when)
@@ -48,7 +76,7 @@ class ButtonFilter:
         level: Callable[[], bool],
         emit: Edge,
         clock: Callable[[], float],
-        later: Later = thread_later,
+        later: Later | None = None,
         bounce_s: float = 0.02,
         stuck_s: float = 30.0,
         on_stuck: Callable[[str], None] | None = None,
@@ -57,7 +85,7 @@ class ButtonFilter:
         self._level = level  # is the button pressed now (the pin's real state)
         self._emit = emit
         self._clock = clock
-        self._later = later
+        self._later = later or LaterThread(clock)
         self.bounce_s = bounce_s
         self.stuck_s = stuck_s
         self._on_stuck = on_stuck

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .buttons import ButtonFilter, Later, thread_later
+from .buttons import ButtonFilter, Later, LaterThread
 from .pinmap import ButtonPin, PinMap
 from .port import ButtonEvent, LightBoard, OnButton
 
@@ -31,7 +31,7 @@ class GpioSeats:
         pinmap: PinMap,
         *,
         clock: Callable[[], float] = time.monotonic,
-        later: Later = thread_later,
+        later: Later | None = None,
         pin_factory: Any = None,
         ticker: bool = True,
     ) -> None:
@@ -43,6 +43,7 @@ class GpioSeats:
         self.pinmap = pinmap
         self.count = len(pinmap.seats)
         self._clock = clock
+        self._later = later or LaterThread(clock)  # one thread for every button's checks
         self._on_button: OnButton | None = None
         self.stuck_reports: list[str] = []
         self.buttons: dict[str, Any] = {}  # "seat 3" / "host next" -> gpiozero Button
@@ -66,7 +67,6 @@ class GpioSeats:
         except Exception:
             self.close()
             raise
-        self._later = later
         self._stop = threading.Event()
         self.show((n, "off") for n in range(1, self.count + 1))
         self._write_all()
