@@ -72,5 +72,5 @@ class SeatsBridge:
             log.warning("%d seats wired, %d in the game", self.seats.count, len(after.seats))
         self.seats.show(light_changes(before, after))
         starting = before is None or before.phase == "ended"
-        if (starting and after.phase != "ended") or (after.phase == "ended" and not starting):
+        if starting != (after.phase == "ended"):  # a game begins, or one ends
             self.seats.sweep()

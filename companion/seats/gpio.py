@@ -89,7 +89,7 @@ class GpioSeats:
             lambda: bool(device.is_pressed),
             emit,
             self._clock,
-            lambda delay, action: self._later(delay, action),
+            self._later,
             pins.bounce_s,
             self.pinmap.stuck_s,
             self.stuck_reports.append,
