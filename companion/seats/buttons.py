@@ -92,8 +92,7 @@ class ButtonFilter:
         self._lock = threading.Lock()  # edges and follow-ups come from several threads
         self.pressed = False  # the state last passed on
         self._quiet_from = float("-inf")  # edges before this are chatter
-        self._presses = 0  # which press a stuck check belongs to
-        self._changes = 0  # which change a settle check belongs to
+        self._changes = 0  # which change a settle or stuck check belongs to
         self.stuck = False
         self.chatter = 0  # edges ignored as bounce (for the self-test and the log)
 
@@ -111,17 +110,15 @@ class ButtonFilter:
     def _change(self, pressed: bool, now: float) -> None:
         self.pressed = pressed
         self._quiet_from = now + self.bounce_s
+        self._changes += 1
+        change = self._changes
         if pressed:
-            self._presses += 1
-            press = self._presses
-            self._later(self.stuck_s, lambda: self._check_stuck(press))
+            self._later(self.stuck_s, lambda: self._check_stuck(change))
         if self.stuck and not pressed:
             self.stuck = False
             log.warning("%s: released again after being stuck", self.name)
         if not self.stuck:
             self._emit(pressed, now)
-        self._changes += 1
-        change = self._changes
         self._later(self.bounce_s, lambda: self._settle(change))
 
     def _settle(self, change: int) -> None:
@@ -137,9 +134,9 @@ class ButtonFilter:
             if level != self.pressed:
                 self._change(level, self._clock())
 
-    def _check_stuck(self, press: int) -> None:
-        with self._lock:
-            if self.pressed and press == self._presses and not self.stuck:
+    def _check_stuck(self, change: int) -> None:
+        with self._lock:  # still the same press: nothing has changed since
+            if change == self._changes and not self.stuck:
                 self.stuck = True
                 message = (
                     f"{self.name}: held for {self.stuck_s:g} s, stuck? Ignored until it is released"
