@@ -15,6 +15,7 @@ from pathlib import Path
 
 from companion.core.rules import Ruleset
 from companion.core.ruleset_load import RulesetError, parse_ruleset
+from companion.core.toml_table import MAX_FILE_BYTES, decode_toml
 
 __all__ = [
     "RULESET_DIR",
@@ -70,12 +71,11 @@ def load_ruleset(name_or_path: str | os.PathLike[str]) -> Ruleset:
     path = ruleset_path(name_or_path)
     source = _display(path)
     try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RulesetError(source, None, None, f"not UTF-8 text: {exc}") from None
+        with path.open("rb") as file:  # no more than the limit, whatever the file's size
+            data = file.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise RulesetError(source, None, None, f"cannot read: {exc.strerror}") from None
-    return parse_ruleset(text, source)
+    return parse_ruleset(decode_toml(data, source), source)
 
 
 def ruleset_digest(name_or_path: str | os.PathLike[str]) -> str:

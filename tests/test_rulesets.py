@@ -428,7 +428,7 @@ ERRORS = [
     ("type-int-for-bool", "removal = true", "removal = 1", "ladder.steps[1].removal", "removal = 1", "expected true or false"),
     ("type-list-item", 'loses = ["speech"]', 'loses = ["speech", 3]', "ladder.steps[0].loses[1]", "loses =", "expected a string, got 3"),
     ("type-table", "[timings]\nspeech_s = 60", "timings = 60", "timings", "timings = 60", "expected a table, got 60"),
-    ("negative-seconds", "seconds = 60", "seconds = -1", "night0[0].seconds", "seconds = -1", "negative"),
+    ("negative-seconds", "seconds = 60", "seconds = -1", "night0[0].seconds", "seconds = -1", "must be from 0.1 to 86400 seconds, got -1"),
     ("enum-cost", 'cost = "count"', 'cost = "fowl"', "offences.speech_out_of_turn.cost", 'cost = "fowl"', "'fowl' is not one of warning, count, removal, removal_at_morning, team_loss"),
     ("enum-win", 'win = "parity"', 'win = "most"', "teams.black.win", 'win = "most"', "is not one of eliminate, parity"),
     ("enum-action", 'action = "shoot"', 'action = "stab"', "night[0].action", 'action = "stab"', "is not one of none, shoot, kill, check, heal, block"),

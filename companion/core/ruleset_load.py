@@ -13,13 +13,15 @@ an integer; an integer is accepted where a float is expected), enumerated
 values, and references between parts: a role's team, a night step's roles
 and what a check reveals, a deal's roles and seat count, the offences named
 by ``[voting]``, the teams and roles named by offences, the miss rule's
-winner; duplicate night step ids; ladder steps in strictly increasing order.
+winner; duplicate night step ids; ladder steps in strictly increasing order;
+and every number against the limits below (docs/rulesets.md, "Limits"), so
+that a ruleset that loads cannot make the engine wait zero seconds, overflow
+a float or enumerate without end.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator
 from dataclasses import MISSING, fields
 from typing import cast, get_args
@@ -41,12 +43,34 @@ from .rules import (
     Voting,
     WinKind,
 )
-from .toml_table import ID, SNAKE, Context, RulesetError, Table, show
+from .toml_table import (
+    ID,
+    SNAKE,
+    Context,
+    RulesetError,
+    Table,
+    parse_toml,
+    show,
+    toml_syntax_error,
+)
 
-__all__ = ["RulesetError", "parse_ruleset"]
+__all__ = ["RulesetError", "parse_ruleset", "toml_syntax_error"]
 
-_SYNTAX_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-_SYNTAX_END = re.compile(r"\s*\(at end of document\)\s*$")
+#: Seats a ruleset may allow: a game needs two, and no club table holds more
+#: than twenty (the voice renders every seat's phrases ahead of time).
+MIN_SEATS, MAX_SEATS = 2, 20
+#: A timer runs at least 0.1 s (0 or less made replay loop without end) and
+#: at most a day: longer than any game, and a forum «day» still fits.
+MIN_TIMER_S, MAX_TIMER_S = 0.1, 86_400.0
+#: Timings where 0 means "none": no warning, no tie speech without speech.
+_OFF_TIMINGS = ("warning_s", "silenced_tie_speech_s")
+#: Teams: the voice renders every set of winning teams ahead of time (2^n).
+MAX_TEAMS = 8
+#: Nights (``from_night``, ``miss_rule.nights``): a table of 20 is empty long before.
+MAX_NIGHTS = 100
+#: The count of the last ladder step: the voice says every count up to it.
+MAX_LADDER = 20
+MAX_RATING_PENALTY = 1000
 _TOP = ("name", "title", "source", "seats", "best_move", "draw_when_empty", "draw_clause")
 _PARTS = ("timings", "voting", "ladder", "teams", "roles", "deals", "night0", "night")
 _RELEASE = ("offence", "withdraw")
@@ -58,29 +82,8 @@ def parse_ruleset(text: str, source: str) -> Ruleset:
     When `source` ends in ``.toml`` the ruleset's ``name`` must equal the
     file name without it, so that a ruleset is found by its name.
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise toml_syntax_error(source, text, exc) from None
+    data = parse_toml(text, source)
     return _Parser(Context(source, text), data).ruleset()
-
-
-def toml_syntax_error(
-    source: str,
-    text: str,
-    exc: tomllib.TOMLDecodeError,
-    error: type[RulesetError] = RulesetError,
-) -> RulesetError:
-    """tomllib's message as one line naming the file and line."""
-    message = str(exc)
-    line: int | None = None
-    if match := _SYNTAX_AT.search(message):
-        line = int(match.group(1))
-        message = f"{message[: match.start()]} (column {match.group(2)})"
-    elif match := _SYNTAX_END.search(message):
-        line = text.count("\n") + (0 if text.endswith("\n") else 1)
-        message = f"{message[: match.start()]} (at the end of the file)"
-    return error(source, None, line, f"invalid TOML: {message}")
 
 
 def _names(cls: type) -> tuple[str, ...]:
@@ -108,8 +111,8 @@ class _Parser:
         source = root.str_("source", required=True)
         seats = root.table("seats", ("min", "max"), required=True)
         assert seats is not None
-        self.min_seats = seats.int_("min", minimum=1)
-        self.max_seats = seats.int_("max", minimum=self.min_seats)
+        self.min_seats = seats.int_("min", minimum=MIN_SEATS, maximum=MAX_SEATS)
+        self.max_seats = seats.int_("max", minimum=self.min_seats, maximum=MAX_SEATS)
         self.timings = self.parse_timings()
         self.teams = tuple(self.parse_teams())
         self.team_ids = [team.id for team in self.teams]
@@ -154,11 +157,18 @@ class _Parser:
         values = {}
         for f in fields(Timings):
             assert f.default is not MISSING
-            values[f.name] = table.float_(f.name, cast(float, f.default))
+            values[f.name] = table.float_(
+                f.name,
+                cast(float, f.default),
+                minimum=MIN_TIMER_S,
+                maximum=MAX_TIMER_S,
+                off=f.name in _OFF_TIMINGS,
+                unit=" seconds",
+            )
         return Timings(**values)
 
     def parse_teams(self) -> Iterator[Team]:
-        for ident, t in self.root.entries("teams", _names(Team)[1:]):
+        for ident, t in self.root.entries("teams", _names(Team)[1:], most=MAX_TEAMS):
             name = t.str_("name", required=True)
             color = t.str_("color", required=True)
             win = cast(WinKind, t.choice("win", get_args(WinKind)))
@@ -178,7 +188,7 @@ class _Parser:
             return ()
         out = []
         for key, body in deals.data.items():
-            if not re.fullmatch(r"[1-9][0-9]*", key):
+            if not re.fullmatch(r"[1-9][0-9]{0,2}", key):
                 deals.fail(key, 'a deal is keyed by its seat count, e.g. "10"')
             count = int(key)
             if not self.min_seats <= count <= self.max_seats:
@@ -187,7 +197,7 @@ class _Parser:
             deal = Table(self.ctx, body, (*deals.path, key), None)
             for role in deal.data:
                 deal.ref(role, "role", role, self.role_ids)
-            pairs = tuple((role, deal.int_(role, minimum=1)) for role in deal.data)
+            pairs = tuple((role, deal.int_(role, minimum=1, maximum=count)) for role in deal.data)
             dealt = sum(n for _, n in pairs)
             if dealt != count:
                 deals.fail(key, f"the deal hands out {dealt} roles for {count} seats")
@@ -216,10 +226,16 @@ class _Parser:
                     t.fail("reveals", f"{show(reveals)} must be role:<id> or color:<color>")
                 t.ref("reveals", kind, what, known)
             first = 0 if key == "night0" else 1
-            from_night = t.int_("from_night", first, minimum=first)
+            from_night = t.int_("from_night", first, minimum=first, maximum=MAX_NIGHTS)
             if key == "night0" and from_night != 0:
                 t.fail("from_night", "a night0 step runs on night 0")
-            seconds = t.float_("seconds", self.timings.night_step_s)
+            seconds = t.float_(
+                "seconds",
+                self.timings.night_step_s,
+                minimum=MIN_TIMER_S,
+                maximum=MAX_TIMER_S,
+                unit=" seconds",
+            )
             name = t.opt_str("name") or ident
             end_cue = t.opt_str("end_cue") or ""
             if end_cue and not ID.match(end_cue):
@@ -253,14 +269,13 @@ class _Parser:
                 while_out=t.bool_("while_out", False),
                 team_loss_when_alive=loss_alive,
                 team_loss_clause=loss_clause,
-                rating_penalty=t.int_("rating_penalty", 0),
+                rating_penalty=t.int_("rating_penalty", 0, maximum=MAX_RATING_PENALTY),
                 excluded=t.bool_("excluded", False),
                 see_also=t.strs("see_also"),
             )
 
-    @staticmethod
-    def team_loss_when_alive(t: Table) -> tuple[int | None, str | None]:
-        alive = t.opt_int("team_loss_when_alive")
+    def team_loss_when_alive(self, t: Table) -> tuple[int | None, str | None]:
+        alive = t.opt_int("team_loss_when_alive", maximum=self.max_seats)
         clause = t.opt_str("team_loss_clause")
         if clause is not None and alive is None:
             t.fail("team_loss_clause", "needs team_loss_when_alive")
@@ -272,7 +287,7 @@ class _Parser:
         unit = table.str_("unit", required=True)
         steps: list[LadderStep] = []
         for t in table.array("steps", _names(LadderStep), required=True):
-            at = t.int_("at", minimum=1)
+            at = t.int_("at", minimum=1, maximum=MAX_LADDER)
             if steps and at <= steps[-1].at:
                 t.fail("at", f"ladder steps must increase: {at} comes after {steps[-1].at}")
             loss_alive, loss_clause = self.team_loss_when_alive(t)
@@ -323,8 +338,8 @@ class _Parser:
         )
 
     def parse_miss(self, t: Table) -> MissRule:
-        alive = t.int_("alive", minimum=1)
-        nights = t.int_("nights", minimum=1)
+        alive = t.int_("alive", minimum=1, maximum=self.max_seats)
+        nights = t.int_("nights", minimum=1, maximum=MAX_NIGHTS)
         winner = t.str_("winner", required=True)
         t.ref("winner", "team", winner, self.team_ids)
         return MissRule(alive, nights, winner, t.str_("clause", required=True))

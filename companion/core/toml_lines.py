@@ -10,6 +10,11 @@ scanner then never has to report errors of its own. Paths are tuples of keys
 and array indices, e.g. ``("ladder", "steps", 1, "at")`` for the ``at`` key of
 the second ``[[ladder.steps]]`` table or of the second inline table in
 ``steps = [{...}, {...}]``.
+
+It also holds what every TOML file's errors share: :func:`error_line`, the
+one line an error prints, with keys and messages cut to a readable length
+(a 50 MB value is never echoed whole) and nothing in them that could start a
+new line; and :func:`nesting_line`, where brackets first nest too deeply.
 """
 
 from __future__ import annotations
@@ -23,6 +28,17 @@ KeyPath = tuple[str | int, ...]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _SCALAR_END = frozenset(",]}#\n")
+#: Error messages show at most this many characters of one key, of the
+#: whole key path, and of the message.
+SHOWN_KEY = 40
+SHOWN_PATH = 160
+SHOWN_MESSAGE = 300
+#: What ends a token for :func:`nesting_line`: strings (whose brackets do not
+#: count), comments, brackets and newlines.
+_NEST_TOKEN = re.compile(
+    r'"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}\n]',
+    re.S,
+)
 
 
 def key_lines(text: str) -> dict[KeyPath, int]:
@@ -33,7 +49,8 @@ def key_lines(text: str) -> dict[KeyPath, int]:
     message, never worth a second error.
     """
     scanner = _Scanner(text)
-    with suppress(_Lost, ValueError):
+    # RecursionError: arrays nested hundreds deep (the error being reported)
+    with suppress(_Lost, ValueError, RecursionError):
         scanner.document()
     return scanner.lines
 
@@ -52,15 +69,68 @@ def line_of(lines: dict[KeyPath, int], path: KeyPath) -> int | None:
 
 
 def format_path(path: KeyPath) -> str:
-    """``("offences", "x", "cost")`` -> ``offences.x.cost``; indices as ``[n]``."""
+    """``("offences", "x", "cost")`` -> ``offences.x.cost``; indices as ``[n]``.
+
+    A key that is not a bare key is quoted, with quotes, backslashes and
+    unprintable characters escaped, and cut to :data:`SHOWN_KEY` characters.
+    """
     out = ""
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            name = part if _BARE_KEY.fullmatch(part) else '"' + part.replace('"', '\\"') + '"'
+            part = clip(part, SHOWN_KEY)
+            name = part if _BARE_KEY.fullmatch(part) else _quote(part)
             out += f".{name}" if out else name
     return out
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, marked with "..." when cut."""
+    return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
+
+
+def clip_message(message: str) -> str:
+    """A message with its whitespace made single spaces, cut to
+    :data:`SHOWN_MESSAGE` characters."""
+    return clip(" ".join(message[: 2 * SHOWN_MESSAGE].split()), SHOWN_MESSAGE)
+
+
+def error_line(source: str, key: str | None, line: int | None, message: str) -> str:
+    """``source:line: key: message``, always one line of readable length."""
+    where = source if line is None else f"{source}:{line}"
+    head = f"{where}: {clip(key, SHOWN_PATH)}: " if key else f"{where}: "
+    return _printable(head + clip_message(message))
+
+
+def nesting_line(text: str, limit: int) -> int | None:
+    """The line where ``[`` and ``{`` outside strings and comments first nest
+    deeper than `limit`, if they do. Only a help for an error already found:
+    it does not check the text."""
+    depth, line = 0, 1
+    for match in _NEST_TOKEN.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > limit:
+                return line
+        elif token in ("]", "}"):
+            depth = max(depth - 1, 0)
+        else:
+            line += token.count("\n")
+    return None
+
+
+def _quote(key: str) -> str:
+    escaped = key.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + _printable(escaped) + '"'
+
+
+def _printable(text: str) -> str:
+    """Unprintable characters (newlines, U+2028, controls) as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
 
 
 class _Scanner:

@@ -1,4 +1,9 @@
-"""Reading a parsed TOML table with typed getters, for the ruleset loader.
+"""Reading TOML files safely, and a parsed TOML table with typed getters.
+
+:func:`decode_toml` and :func:`parse_toml` turn a file's bytes into tables
+with every failure a one-line error: a file too large, bytes that are not
+UTF-8, TOML syntax, numbers with too many digits, arrays and tables nested
+too deeply. Rulesets, pin maps and phrase catalogues all read through them.
 
 A :class:`Table` wraps one table of ``tomllib``'s result together with its key
 path. Unknown keys are refused as soon as the table is opened; each getter
@@ -10,14 +15,33 @@ source, the dotted key and the line of the offending key. Lines come from
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+import sys
+import tomllib
+from collections.abc import Callable, Collection, Iterator
 from difflib import get_close_matches
 from typing import NoReturn, cast
 
-from .toml_lines import KeyPath, format_path, key_lines, line_of
+from .toml_lines import (
+    KeyPath,
+    clip_message,
+    error_line,
+    format_path,
+    key_lines,
+    line_of,
+    nesting_line,
+)
 
-ID = re.compile(r"[a-z][a-z0-9_]*\Z")
-SNAKE = "must be snake_case (a-z, 0-9, _)"
+#: An id: snake_case, short enough to be part of a file name (voice cues).
+ID = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
+SNAKE = "must be snake_case (a-z, 0-9, _), at most 64 characters"
+#: Limits of every TOML file read (docs/rulesets.md, "Limits").
+MAX_FILE_BYTES = 1 << 20  # 1 MiB; the shipped files are 1-20 KB
+MAX_DEPTH = 16  # tables and arrays within each other; the files use 5
+MAX_ENTRIES = 100  # entries of a table of tables or an array of tables
+MAX_ITEMS = 100  # strings in an array of strings
+
+_SYNTAX_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_SYNTAX_END = re.compile(r"\s*\(at end of document\)\s*$")
 
 
 class RulesetError(ValueError):
@@ -27,19 +51,105 @@ class RulesetError(ValueError):
         self.source = source
         self.key = key
         self.line = line
-        self.message = " ".join(message.split())
+        self.message = clip_message(message)
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = self.source if self.line is None else f"{self.source}:{self.line}"
-        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+        return error_line(self.source, self.key, self.line, self.message)
+
+
+#: What a reader raises: an error class taking (source, key, line, message).
+ErrorType = Callable[[str, str | None, int | None, str], Exception]
+
+
+def decode_toml(data: bytes, source: str, error: ErrorType = RulesetError) -> str:
+    """A file's bytes as text: at most :data:`MAX_FILE_BYTES`, UTF-8 (a byte
+    order mark is dropped: Windows editors write one)."""
+    if len(data) > MAX_FILE_BYTES:
+        raise error(source, None, None, f"the file is larger than {MAX_FILE_BYTES} bytes (1 MiB)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - data.rfind(b"\n", 0, exc.start)
+        byte = f"0x{data[exc.start]:02x}"
+        raise error(
+            source, None, line, f"not UTF-8 text: byte {byte} at byte {column} of the line"
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def parse_toml(text: str, source: str, error: ErrorType = RulesetError) -> dict[str, object]:
+    """``tomllib.loads`` whose every failure is `error`, one line naming the
+    file and, where it can be known, the line."""
+    if len(text) > MAX_FILE_BYTES:
+        raise error(
+            source, None, None, f"the text is too large: at most {MAX_FILE_BYTES} characters"
+        )
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise toml_syntax_error(source, text, exc, error) from None
+    except RecursionError:
+        # tomllib recurses once per level of arrays and inline tables
+        line = nesting_line(text, MAX_DEPTH)
+        raise error(source, None, line, _too_deep()) from None
+    except ValueError as exc:  # an integer over Python's int max str digits
+        raise _value_error(source, text, exc, error) from None
+    ctx = Context(source, text, error)
+    deep = _deeper_than(data, MAX_DEPTH)
+    if deep is not None:
+        ctx.fail(deep, _too_deep())
+    return data
+
+
+def toml_syntax_error(
+    source: str, text: str, exc: tomllib.TOMLDecodeError, error: ErrorType = RulesetError
+) -> Exception:
+    """tomllib's message as one line naming the file and line."""
+    message = str(exc)
+    line: int | None = None
+    if match := _SYNTAX_AT.search(message):
+        line = int(match.group(1))
+        message = f"{message[: match.start()]} (column {match.group(2)})"
+    elif match := _SYNTAX_END.search(message):
+        line = text.count("\n") + (0 if text.endswith("\n") else 1)
+        message = f"{message[: match.start()]} (at the end of the file)"
+    return error(source, None, line, f"invalid TOML: {message}")
+
+
+def _too_deep() -> str:
+    return f"tables and arrays nested more than {MAX_DEPTH} deep"
+
+
+def _value_error(source: str, text: str, exc: ValueError, error: ErrorType) -> Exception:
+    limit = sys.get_int_max_str_digits()
+    if limit and (match := re.search(rf"[0-9][0-9_]{{{limit},}}", text)):
+        line = text.count("\n", 0, match.start()) + 1
+        return error(source, None, line, f"invalid TOML: an integer of more than {limit} digits")
+    return error(source, None, None, f"invalid TOML: {exc}")
+
+
+def _deeper_than(data: object, limit: int) -> KeyPath | None:
+    """The path of a value nested deeper than `limit` keys, if any (a loop,
+    not recursion: it must not fail on the depth it looks for)."""
+    stack: list[tuple[KeyPath, object]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if len(path) > limit:
+            return path
+        if isinstance(value, dict):
+            stack.extend(((*path, key), item) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend(((*path, index), item) for index, item in enumerate(value))
+    return None
 
 
 class Context:
     """One TOML file being read; ``error`` is the exception it raises (a
     subclass of :class:`RulesetError` for other kinds of file)."""
 
-    def __init__(self, source: str, text: str, error: type[RulesetError] = RulesetError) -> None:
+    def __init__(self, source: str, text: str, error: ErrorType = RulesetError) -> None:
         self.source = source
         self.text = text
         self.error = error
@@ -53,10 +163,14 @@ class Context:
 
 
 def show(value: object) -> str:
+    """A value as a message shows it: strings quoted and cut, huge numbers
+    by their size (``str()`` of a 5000-digit integer raises)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return repr(value) if len(value) <= 40 else repr(value[:37] + "...")
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
@@ -81,7 +195,7 @@ class Table:
             return
         for key in self.data:
             if key not in allowed:
-                hint = get_close_matches(key, list(allowed), n=1)
+                hint = get_close_matches(key, list(allowed), n=1) if len(key) <= 64 else []
                 more = f"; did you mean '{hint[0]}'?" if hint else ""
                 ctx.fail((*path, key), f"unknown key{more}")
 
@@ -121,22 +235,42 @@ class Table:
     def opt_str(self, key: str) -> str | None:
         return cast(str | None, self._typed(key, str, "a string", False))
 
-    def int_(self, key: str, default: int | None = None, *, minimum: int = 0) -> int:
+    def int_(self, key: str, default: int | None = None, *, minimum: int = 0, maximum: int) -> int:
         value = self._typed(key, int, "an integer", default is None)
         number = cast(int, default if value is None else value)
         if number < minimum:
-            self.fail(key, f"must be at least {minimum}, got {number}")
+            self.fail(key, f"must be at least {minimum}, got {show(number)}")
+        if number > maximum:
+            self.fail(key, f"must be at most {maximum}, got {show(number)}")
         return number
 
-    def opt_int(self, key: str, *, minimum: int = 1) -> int | None:
-        return None if key not in self.data else self.int_(key, minimum=minimum)
+    def opt_int(self, key: str, *, minimum: int = 1, maximum: int) -> int | None:
+        if key not in self.data:
+            return None
+        return self.int_(key, minimum=minimum, maximum=maximum)
 
-    def float_(self, key: str, default: float) -> float:
+    def float_(
+        self,
+        key: str,
+        default: float,
+        *,
+        minimum: float,
+        maximum: float,
+        off: bool = False,
+        unit: str = "",
+    ) -> float:
+        """A number from `minimum` to `maximum`; with `off`, 0 too (0 = off).
+        NaN and infinities are refused by the range; an integer is compared
+        before it becomes a float (a 400-digit one would overflow)."""
         value = self._typed(key, (int, float), "a number", False)
-        number = float(cast(float, default if value is None else value))
-        if not 0 <= number < float("inf"):  # also refuses nan
-            self.fail(key, f"must be a finite number, not negative, got {value}")
-        return number
+        number = cast(float, default if value is None else value)
+        if off and number == 0:
+            return 0.0
+        if not minimum <= number <= maximum:
+            zero = " or 0 (off)" if off else ""
+            bounds = f"from {minimum:g} to {maximum:g}{unit}{zero}"
+            self.fail(key, f"must be {bounds}, got {show(number)}")
+        return float(number)
 
     def bool_(self, key: str, default: bool) -> bool:
         value = self._typed(key, bool, "true or false", False)
@@ -154,6 +288,9 @@ class Table:
         """An array of distinct strings, each in `allowed` when given."""
         value = self._typed(key, list, "an array of strings", False)
         items = cast(list[object], value or [])
+        if len(items) > MAX_ITEMS:
+            self.fail(key, f"at most {MAX_ITEMS} items, got {len(items)}")
+        seen: set[str] = set()
         for index, item in enumerate(items):
             path = (*self.path, key, index)
             if not isinstance(item, str):
@@ -161,20 +298,25 @@ class Table:
             if allowed is not None and item not in allowed:
                 listed = ", ".join(allowed) or "none defined"
                 self.ctx.fail(path, f"unknown {what} {show(item)} (known: {listed})")
-            if items.index(item) < index:
+            if item in seen:
                 self.ctx.fail(path, f"{show(item)} is listed twice")
+            seen.add(item)
         return tuple(cast(list[str], items))
 
     def table(self, key: str, allowed: Collection[str] | None, required: bool) -> Table | None:
         value = self.raw(key, required)
         return None if value is None else Table(self.ctx, value, (*self.path, key), allowed)
 
-    def entries(self, key: str, allowed: Collection[str]) -> Iterator[tuple[str, Table]]:
+    def entries(
+        self, key: str, allowed: Collection[str], most: int = MAX_ENTRIES
+    ) -> Iterator[tuple[str, Table]]:
         """A table of tables keyed by id (``[offences.<id>]``), in file order."""
         outer = self.table(key, None, required=True)
         assert outer is not None
         if not outer.data:
             outer.fail(None, "must define at least one entry")
+        if len(outer.data) > most:
+            outer.fail(None, f"at most {most} entries, got {len(outer.data)}")
         for ident, body in outer.data.items():
             if not ID.match(ident):
                 outer.fail(ident, f"an id {SNAKE}")
@@ -183,5 +325,8 @@ class Table:
     def array(self, key: str, allowed: Collection[str], required: bool) -> Iterator[Table]:
         """An array of tables (``[[night]]``)."""
         value = self._typed(key, list, "an array of tables", required)
-        for index, item in enumerate(cast(list[object], value or [])):
+        items = cast(list[object], value or [])
+        if len(items) > MAX_ENTRIES:
+            self.fail(key, f"at most {MAX_ENTRIES} entries, got {len(items)}")
+        for index, item in enumerate(items):
             yield Table(self.ctx, item, (*self.path, key, index), allowed)

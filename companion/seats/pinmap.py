@@ -2,24 +2,39 @@
 
 Pins are BCM numbers on the 40-pin header (GPIO 2-27, the same on a Pi 3,
 4 and 5). The loader refuses a pin used twice, a pin the header does not
-have, a seat without a button, gaps in the seat numbers and unknown keys;
-every refusal is one line naming the file, the line and the key.
+have, a seat without a button, gaps in the seat numbers, unknown keys, and
+times outside their limits (``bounce_ms`` 0 to 1000, ``stuck_s`` 1 to 3600);
+like every TOML file it must be UTF-8, at most 1 MiB and nested at most 16
+deep. Every refusal is one line naming the file, the line and the key.
 """
 
 from __future__ import annotations
 
-import tomllib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.ruleset_load import toml_syntax_error
-from ..core.toml_table import Context, RulesetError, Table
+from ..core.toml_table import (
+    MAX_FILE_BYTES,
+    Context,
+    RulesetError,
+    Table,
+    decode_toml,
+    parse_toml,
+    show,
+)
 
 HEADER_GPIOS = range(2, 28)  # BCM 0 and 1 are the HAT EEPROM's; 28+ are not on the header
 FIXED_PULL_UPS = (2, 3)  # I2C: 1.8 kOhm to 3.3 V on the board itself
 MAX_SEATS = 12
 HOST_BUTTONS = ("next", "pause", "offence")
 LED_KINDS = ("pwm", "onoff")
+#: Debounce: 0 is none; a second would swallow real presses.
+MAX_BOUNCE_MS = 1000.0
+#: A held button is reported after 1 s at the earliest (a vote press is
+#: shorter) and an hour at the latest.
+MIN_STUCK_S, MAX_STUCK_S = 1.0, 3600.0
+_SEAT_KEY = re.compile(r"[1-9][0-9]?")
 HARDWARE = Path(__file__).resolve().parent.parent.parent / "hardware"
 
 
@@ -65,17 +80,15 @@ def load_pinmap(path: Path | str) -> PinMap:
     if file.suffix != ".toml" and not file.exists():
         file = HARDWARE / f"{path}.toml"
     try:
-        text = file.read_text(encoding="utf-8")
+        with file.open("rb") as stream:  # no more than the limit, whatever the file's size
+            data = stream.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         raise PinMapError(str(file), None, None, f"cannot be read ({error.strerror})") from None
-    return parse_pinmap(text, str(file))
+    return parse_pinmap(decode_toml(data, str(file), PinMapError), str(file))
 
 
 def parse_pinmap(text: str, source: str) -> PinMap:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise toml_syntax_error(source, text, exc, PinMapError) from None
+    data = parse_toml(text, source, PinMapError)
     return _Reader(Context(source, text, PinMapError), data).pinmap()
 
 
@@ -90,9 +103,11 @@ class _Reader:
             self.ctx, {}, ("defaults",), _DEFAULTS
         )
         pull = defaults.choice("pull", ("up", "down"), "up")
-        bounce = defaults.float_("bounce_ms", 20.0)
+        bounce = defaults.float_("bounce_ms", 20.0, minimum=0, maximum=MAX_BOUNCE_MS, unit=" ms")
         led_kind = defaults.choice("led", LED_KINDS, "pwm")
-        stuck = defaults.float_("stuck_s", 30.0)
+        stuck = defaults.float_(
+            "stuck_s", 30.0, minimum=MIN_STUCK_S, maximum=MAX_STUCK_S, unit=" s"
+        )
         seats_table = self.root.table("seats", None, required=True)
         assert seats_table is not None
         seats = self._seats(seats_table, pull, bounce, led_kind)
@@ -117,7 +132,8 @@ class _Reader:
             table.fail(None, "no seats defined")
         numbers: list[int] = []
         for key in table.data:
-            if not key.isdigit() or not 1 <= int(key) <= MAX_SEATS:
+            # a pattern, not isdigit(): "²" is a digit to isdigit() and not to int()
+            if not _SEAT_KEY.fullmatch(key) or int(key) > MAX_SEATS:
                 table.fail(key, f"seats are numbered 1 to {MAX_SEATS}")
             numbers.append(int(key))
         missing = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
@@ -142,12 +158,15 @@ class _Reader:
                 key,
                 f"GPIO {pin} has a fixed pull-up on the board: wire its button to ground (pull = 'up')",
             )
-        return ButtonPin(pin, pull_up, body.float_("bounce_ms", bounce) / 1000)
+        bounce_ms = body.float_("bounce_ms", bounce, minimum=0, maximum=MAX_BOUNCE_MS, unit=" ms")
+        return ButtonPin(pin, pull_up, bounce_ms / 1000)
 
     def _pin(self, body: Table, key: str) -> int:
-        pin = body.int_(key)
-        if pin not in HEADER_GPIOS:
-            body.fail(key, f"GPIO {pin} is not on the 40-pin header (BCM 2 to 27)")
+        value = body.raw(key, required=True)
+        if isinstance(value, int) and not isinstance(value, bool) and value not in HEADER_GPIOS:
+            gpio = f"GPIO {value}" if abs(value) < 1 << 32 else show(value)
+            body.fail(key, f"{gpio} is not on the 40-pin header (BCM 2 to 27)")
+        pin = body.int_(key, minimum=HEADER_GPIOS.start, maximum=HEADER_GPIOS.stop - 1)
         where = ".".join(str(p) for p in (*body.path, key))
         if pin in self.used:
             body.fail(key, f"GPIO {pin} is already used by {self.used[pin]}")

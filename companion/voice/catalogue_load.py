@@ -1,13 +1,20 @@
 """Reading a phrase catalogue's TOML: every check, and errors that name the
-file, the key and the line (the format: docs/voice.md, "Editing phrases")."""
+file, the key and the line (the format: docs/voice.md, "Editing phrases").
+
+Besides the checks of the format, bounds (voices/README.md): a phrase of at
+most 500 characters (about half a minute of speech), cue names snake_case
+and at most 64 characters (they name the voice cache's files), variant names
+and team names of at most 64 and 100 characters, at most 1000 cues and 100
+variants of a cue, and what every TOML file must be (UTF-8, at most 1 MiB,
+nested at most 16 deep). Values echoed in messages are cut short."""
 
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import NoReturn
 
-from companion.core.toml_lines import KeyPath, format_path, key_lines, line_of
+from companion.core.toml_lines import KeyPath, clip, format_path, key_lines, line_of
+from companion.core.toml_table import MAX_ENTRIES, parse_toml, show
 
 from . import numerals
 from .phrases import (
@@ -23,9 +30,13 @@ from .phrases import (
 
 _OPTIONS = frozenset({"m", "f", "n", "ordinal", "list", "count", "noun", "abs", "team"})
 _NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+_CUE = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 _FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 _TOP = ("language", "teams", "cues")
-_SYNTAX_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+MAX_PHRASE = 500
+MAX_CUES = 1000
+MAX_VARIANT_NAME = 64
+MAX_TEAM_NAME = 100
 
 
 class Reader:
@@ -44,33 +55,34 @@ class Reader:
         return line_of(self.lines, path)
 
     def catalogue(self, default_language: str) -> Catalogue:
-        try:
-            data = tomllib.loads(self.text)
-        except tomllib.TOMLDecodeError as exc:
-            message, line = str(exc), None
-            if match := _SYNTAX_AT.search(message):
-                line = int(match.group(1))
-                message = f"{message[: match.start()]} (column {match.group(2)})"
-            raise CatalogueError(self.source, None, line, f"invalid TOML: {message}") from None
+        data = parse_toml(self.text, self.source, CatalogueError)
         for key in data:
             if key not in _TOP:
                 self.fail((key,), f"unknown key; expected one of {', '.join(_TOP)}")
         language = data.get("language", default_language)
-        if language not in numerals.LANGUAGES:
-            self.fail(("language",), f"{language!r} is not one of {', '.join(numerals.LANGUAGES)}")
+        if not isinstance(language, str) or language not in numerals.LANGUAGES:
+            self.fail(
+                ("language",), f"{show(language)} is not one of {', '.join(numerals.LANGUAGES)}"
+            )
         teams = data.get("teams", {})
         if not isinstance(teams, dict):
             self.fail(("teams",), "expected a table of team id = name")
         for team, name in teams.items():
             if not isinstance(name, str):
                 self.fail(("teams", team), "a team's name must be a string")
+            if len(name) > MAX_TEAM_NAME:
+                self.fail(("teams", team), f"a team's name is at most {MAX_TEAM_NAME} characters")
         cues = data.get("cues")
         if not isinstance(cues, dict):
             self.fail(("cues",) if "cues" in data else (), "expected a [cues] table")
+        if len(cues) > MAX_CUES:
+            self.fail(("cues",), f"at most {MAX_CUES} cues, got {len(cues)}")
         entries = {cue: self.entry(cue, value, language) for cue, value in cues.items()}
         return Catalogue(language, self.source, entries, teams)
 
     def entry(self, cue: str, value: object, lang: str) -> Entry:
+        if not _CUE.match(cue):
+            self.fail(("cues", cue), "a cue is snake_case (a-z, 0-9, _), at most 64 characters")
         allowed = CUE_ARGS.get(cue, KNOWN_RULESET_CUES.get(cue))
         if isinstance(value, str):
             template = self.template(("cues", cue), value, lang, cue, allowed)
@@ -80,12 +92,21 @@ class Reader:
         by = value.get("by")
         if not isinstance(by, str):
             self.fail(("cues", cue), 'a table of variants needs by = "<argument>"')
+        if not _NAME.match(by):
+            self.fail(("cues", cue, "by"), f"{show(by)} is not an argument name (a-z, 0-9, _)")
         if allowed is not None and by not in allowed:
             self.fail(("cues", cue, "by"), _unknown_arg(cue, by, allowed))
+        if len(value) > MAX_ENTRIES + 1:
+            self.fail(("cues", cue), f"at most {MAX_ENTRIES} variants, got {len(value) - 1}")
         templates: dict[str, Template] = {}
         for name, text in value.items():
             if name == "by":
                 continue
+            if len(name) > MAX_VARIANT_NAME:
+                self.fail(
+                    ("cues", cue, name),
+                    f"a variant's name is at most {MAX_VARIANT_NAME} characters",
+                )
             if not isinstance(text, str):
                 self.fail(("cues", cue, name), "a variant must be a phrase (a string)")
             templates[name] = self.template(("cues", cue, name), text, lang, cue, allowed)
@@ -97,6 +118,8 @@ class Reader:
     def template(
         self, path: KeyPath, text: str, lang: str, cue: str, allowed: tuple[str, ...] | None
     ) -> Template:
+        if len(text) > MAX_PHRASE:
+            self.fail(path, f"a phrase is at most {MAX_PHRASE} characters, got {len(text)}")
         pieces: list[str | Placeholder] = []
         at = 0
         for match in _FIELD.finditer(text):
@@ -123,14 +146,14 @@ class Reader:
     ) -> Placeholder:
         head, *forms = body.split("|")
         name, *options = (part.strip() for part in head.split(":"))
-        shown = "{" + body + "}"
+        shown = "{" + clip(body, 40) + "}"
         if not _NAME.match(name):
-            self.fail(path, f"{shown}: {name!r} is not an argument name (a-z, 0-9, _)")
+            self.fail(path, f"{shown}: {show(name)} is not an argument name (a-z, 0-9, _)")
         if allowed is not None and name not in allowed:
             self.fail(path, f"{shown}: " + _unknown_arg(cue, name, allowed))
         for option in options:
             if option not in _OPTIONS:
-                self.fail(path, f"{shown}: unknown option {option!r}; known: {_known()}")
+                self.fail(path, f"{shown}: unknown option {show(option)}; known: {_known()}")
         opts = frozenset(options)
         if len(opts & set(_GENDERS)) > 1:
             self.fail(path, f"{shown}: more than one gender")
@@ -155,7 +178,7 @@ class Reader:
 
 def _unknown_arg(cue: str, name: str, allowed: tuple[str, ...]) -> str:
     given = ", ".join(allowed) if allowed else "no arguments"
-    return f"unknown placeholder {name!r}: cue {cue!r} is given {given}"
+    return f"unknown placeholder {show(name)}: cue {show(cue)} is given {given}"
 
 
 def _known() -> str:

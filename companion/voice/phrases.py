@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.core.rules import Ruleset
-from companion.core.toml_lines import KeyPath, format_path
+from companion.core.toml_lines import KeyPath, clip_message, error_line, format_path
+from companion.core.toml_table import MAX_FILE_BYTES, decode_toml, show
 
 from . import numerals
 
@@ -107,7 +108,10 @@ KNOWN_RULESET_CUES: dict[str, tuple[str, ...]] = {
 }
 
 _GENDERS: tuple[numerals.Gender, ...] = ("m", "f", "n")
-_NUMBER = re.compile(r"-?\d+\Z")
+#: Numbers are said up to a trillion; a longer run of digits is no number here
+#: (num2words fails on huge numbers, and ``int()`` on 4300 digits).
+MAX_SAID = 10**12 - 1
+_NUMBER = re.compile(r"-?\d{1,12}\Z")
 _SENTENCE_END = (".", "!", "?", "…")
 
 
@@ -116,12 +120,12 @@ class CatalogueError(ValueError):
     names the file, line and key: ``voices/ru.toml:12: cues.tie: ...``."""
 
     def __init__(self, source: str, key: str | None, line: int | None, message: str) -> None:
-        self.source, self.key, self.line, self.message = source, key, line, message
+        self.source, self.key, self.line = source, key, line
+        self.message = clip_message(message)
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = self.source if self.line is None else f"{self.source}:{self.line}"
-        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+        return error_line(self.source, self.key, self.line, self.message)
 
 
 class UnknownCue(KeyError):
@@ -198,13 +202,13 @@ class Catalogue:
         path = (folder or VOICES_DIR) / f"{lang}.toml"
         source = _display(path)
         try:
-            text = path.read_bytes().decode("utf-8")
+            with path.open("rb") as file:  # no more than the limit, whatever the file's size
+                data = file.read(MAX_FILE_BYTES + 1)
         except FileNotFoundError:
             raise CatalogueError(source, None, None, "no such phrase catalogue") from None
-        except UnicodeDecodeError as exc:
-            raise CatalogueError(source, None, None, f"not UTF-8 text: {exc}") from None
         except OSError as exc:
             raise CatalogueError(source, None, None, f"cannot read: {exc.strerror}") from None
+        text = decode_toml(data, source, CatalogueError)
         return cls.parse(text, source, default_language=lang)
 
     @classmethod
@@ -224,6 +228,7 @@ class Catalogue:
     # -- saying --------------------------------------------------------------
     def text(self, cue: str, args: Mapping[str, int | str], rules: Ruleset | None = None) -> str:
         """The words for `cue` with `args`; arguments it does not use are ignored."""
+        self._check(cue, args)
         template = self._choose(cue, args)
         out: list[str] = []
         for piece in template.pieces:
@@ -245,6 +250,7 @@ class Catalogue:
         ``vote_question-seat-3``, ``time_added-seconds-minus10``. A cue whose
         phrase uses no argument is its own key (``thanks``). Voice packs name
         their recordings by it."""
+        self._check(cue, args)
         entry = self._entry(cue)
         parts = [cue]
         for name in entry.args:
@@ -272,6 +278,20 @@ class Catalogue:
                 yield cue, args, self.text(cue, args, rules)
 
     # -- inside ----------------------------------------------------------------
+    def _check(self, cue: str, args: Mapping[str, int | str]) -> None:
+        """Arguments within what can be said and named: numbers up to
+        :data:`MAX_SAID`, words and lists up to 200 characters."""
+        for name, value in args.items():
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                problem = f"is {show(value)}, not a number or a word"
+            elif isinstance(value, int) and abs(value) > MAX_SAID:
+                problem = f"is too large to say (at most {MAX_SAID})"
+            elif isinstance(value, str) and len(value) > 200:
+                problem = "is longer than 200 characters"
+            else:
+                continue
+            raise CatalogueError(self.source, f"cues.{cue}", None, f"argument {name} {problem}")
+
     def _entry(self, cue: str) -> Entry:
         entry = self.entries.get(cue)
         if entry is None:
@@ -296,7 +316,7 @@ class Catalogue:
             self.source,
             f"cues.{cue}",
             _first_line(entry),
-            f"no phrase for {entry.by}={value!r} and no default",
+            f"no phrase for {entry.by}={show(value)} and no default",
         )
 
     def _where(self, template: Template) -> str:
@@ -330,7 +350,7 @@ class Catalogue:
                 self.source,
                 format_path(template.path),
                 template.line,
-                f"argument {p.arg}={value!r} is not a number",
+                f"argument {p.arg}={show(value)} is not a number",
             )
         return int(value)
 
