@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 from seat_table import SeatTable
 
 from companion.core.events import HostAdvanced, Nominated, OffenceGiven
 from companion.seats.lights import SWEEP_STEP
-from companion.seats.pinmap import parse_pinmap
+from companion.seats.pinmap import PinMap, load_pinmap, parse_pinmap
 
 IDLE, STEADY, DIM = 0.04, 1.0, 0.25
 
@@ -204,31 +205,29 @@ def test_over_time_blinks_fast_and_a_lost_speech_flashes_twice(table: SeatTable)
     assert table.led(4) == IDLE
 
 
-def test_plain_on_off_leds_show_the_vote_by_blinking() -> None:
-    pins = parse_pinmap(
-        "[defaults]\nled = 'onoff'\n[seats]\n"
-        + "\n".join(
-            f"{n} = {{ button = {b}, led = {led} }}"
-            for n, (b, led) in enumerate(
-                [
-                    (4, 17),
-                    (27, 22),
-                    (5, 6),
-                    (13, 19),
-                    (26, 21),
-                    (20, 16),
-                    (12, 25),
-                    (24, 23),
-                    (7, 8),
-                    (11, 9),
-                ],
-                1,
-            )
-        ),
-        "onoff.toml",
-    )
-    table = SeatTable(pins)
+ONOFF_MAP = parse_pinmap(
+    "[defaults]\nled = 'onoff'\n[seats]\n"
+    + "\n".join(
+        f"{n} = {{ button = {s.button.pin}, led = {s.led} }}"
+        for n, s in enumerate(load_pinmap("default").seats, 1)
+    ),
+    "onoff.toml",
+)
+
+
+@pytest.mark.parametrize(
+    ("pinmap", "pin_class"),
+    [(ONOFF_MAP, MockPWMPin), (load_pinmap("default"), MockPin)],
+    ids=["on/off LEDs in the map", "PWM LEDs on pins without PWM"],
+)
+def test_plain_on_off_leds_show_the_vote_by_blinking(pinmap: PinMap, pin_class: type) -> None:
+    """On/off LEDs: those the map says are on/off, and the map's PWM LEDs on
+    pins that cannot dim (gpiozero's plain mock pins), which fall back."""
+    table = SeatTable(pinmap, MockFactory(pin_class=pin_class))
     try:
+        fell_back = list(range(1, 11)) if pinmap.seat(1).led_kind == "pwm" else []
+        assert table.seats.no_pwm == fell_back
+        assert table.seats.led_kinds == ["onoff"] * 10
         play_to_day_one(table)
         assert table.leds() == [1.0] + [0.0] * 9  # no faint glow without PWM
         table.submit(Nominated(1, 5))
@@ -246,3 +245,9 @@ def test_plain_on_off_leds_show_the_vote_by_blinking() -> None:
         assert table.led(3) == 1.0
     finally:
         table.close()
+
+
+def test_pwm_pins_keep_the_dim_levels(table: SeatTable) -> None:
+    assert table.seats.no_pwm == [] and table.seats.led_kinds == ["pwm"] * 10
+    play_to_day_one(table)
+    assert table.leds() == [1.0] + [IDLE] * 9

@@ -6,23 +6,79 @@ gpiozero's ``bounce_time``). LEDs: a :class:`LightBoard` says what each
 should show; a change of mode is written at once from the caller's thread,
 and one ticker thread plays the blink patterns (25 ms steps) for all seats
 together, so that blinking seats blink in step.
+
+:func:`pin_factory` finds gpiozero's pin factory the way gpiozero would,
+but says in one line why none loads (a machine without GPIO) instead of
+four fallback warnings and a BadPinFactory traceback. An LED the map wants
+dimmable on a pin that cannot do PWM (gpiozero's plain mock pins, its native
+factory) is driven on/off with the on/off light language, and the seat is
+listed in :attr:`GpioSeats.no_pwm`.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from .buttons import ButtonFilter, Later, LaterThread
-from .pinmap import ButtonPin, PinMap
+from .pinmap import ButtonPin, PinMap, SeatPins
 from .port import ButtonEvent, LightBoard, OnButton
 
 log = logging.getLogger(__name__)
 
 TICK = 0.025
+
+#: What ``companion selftest`` and the docs tell a user without GPIO to set.
+SIMULATED_PINS = "GPIOZERO_PIN_FACTORY=mock GPIOZERO_MOCK_PIN_CLASS=mockpwmpin"
+
+
+class GpioUnavailable(OSError):
+    """No GPIO pins can be used here; ``str()`` is one line saying why."""
+
+
+def pin_factory() -> Any:
+    """gpiozero's pin factory: ``Device.pin_factory`` if set, else the one
+    ``GPIOZERO_PIN_FACTORY`` names, else the first that loads (lgpio,
+    rpigpio, pigpio, native). Raises :class:`GpioUnavailable` naming each
+    factory's reason when none loads, or the variable when its factory
+    cannot be made."""
+    from gpiozero import Device
+    from gpiozero.exc import PinFactoryFallback
+
+    if Device.pin_factory is not None:
+        return Device.pin_factory
+    # gpiozero warns once per factory it falls back from: collected here and
+    # said in one line (or logged, when a later factory loads).
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+            error: Exception | None = None
+        except Exception as failure:  # BadPinFactory, a bad mock pin class, a busy chip ...
+            error = failure
+    fallbacks = [str(w.message) for w in caught if issubclass(w.category, PinFactoryFallback)]
+    for w in caught:
+        if not issubclass(w.category, PinFactoryFallback):
+            log.warning("%s", w.message)
+    if error is None:
+        for message in fallbacks:
+            log.info("%s", message)
+        return Device.pin_factory
+    chosen = os.environ.get("GPIOZERO_PIN_FACTORY")
+    if chosen is None:
+        why = "; ".join(m.removeprefix("Falling back from ") for m in fallbacks) or str(error)
+        raise GpioUnavailable(f"no GPIO here ({why})")
+    mock_class = os.environ.get("GPIOZERO_MOCK_PIN_CLASS")
+    if isinstance(error, KeyError) and mock_class is not None:  # gpiozero's entry-point lookup
+        raise GpioUnavailable(
+            f"GPIOZERO_MOCK_PIN_CLASS={mock_class}: no such mock pin class (mockpin, mockpwmpin)"
+        )
+    raise GpioUnavailable(f"GPIOZERO_PIN_FACTORY={chosen}: {error or type(error).__name__}")
 
 
 class GpioSeats:
@@ -38,7 +94,7 @@ class GpioSeats:
         """``pin_factory``: gpiozero's (None: its default, or
         ``GPIOZERO_PIN_FACTORY``). ``ticker`` False: blink patterns move only
         when ``tick`` is called (tests on a fake clock)."""
-        from gpiozero import LED, PWMLED, Button  # lazily: the simulated table needs none
+        from gpiozero import Button  # lazily: the simulated table needs none
 
         self.pinmap = pinmap
         self.count = len(pinmap.seats)
@@ -50,28 +106,50 @@ class GpioSeats:
         self.filters: dict[str, ButtonFilter] = {}
         self.leds: list[Any] = []
         self._written: list[float | None] = []
-        self.board = LightBoard((s.led_kind for s in pinmap.seats), clock)
+        self.led_kinds: list[str] = []  # as driven: "onoff" where the pin has no PWM
+        self.no_pwm: list[int] = []  # seats whose "pwm" LED is driven on/off instead
         self._devices: list[Any] = []
         try:
             for seat in pinmap.seats:
                 self._button(Button, f"seat {seat.seat}", seat.button, pin_factory, seat=seat.seat)
-                led = None
-                if seat.led is not None:
-                    kind = PWMLED if seat.led_kind == "pwm" else LED
-                    led = kind(seat.led, pin_factory=pin_factory)
-                    self._devices.append(led)
+                led, kind = self._led(seat, pin_factory) if seat.led is not None else (None, "")
                 self.leds.append(led)
+                self.led_kinds.append(kind or seat.led_kind)
                 self._written.append(None)
             for name, pins in pinmap.host.items():
                 self._button(Button, f"host {name}", pins, pin_factory, host=name)
         except Exception:
             self.close()
             raise
+        if self.no_pwm:  # the caller says so its own way (selftest: one line)
+            log.info(
+                "seats %s: their LED pins cannot dim here (%s): lit on/off instead",
+                ", ".join(map(str, self.no_pwm)),
+                describe_factory(self.factory),
+            )
+        self.board = LightBoard(self.led_kinds, clock)
         self._stop = threading.Event()
         self.show((n, "off") for n in range(1, self.count + 1))
         self._write_all()
         if ticker:
             threading.Thread(target=self._tick_forever, name="seat lights", daemon=True).start()
+
+    def _led(self, seat: SeatPins, factory: Any) -> tuple[Any, str]:
+        """The seat's LED device and how it is driven ("pwm" or "onoff")."""
+        from gpiozero import LED, PWMLED
+        from gpiozero.exc import PinPWMUnsupported
+
+        if seat.led_kind == "pwm":
+            try:
+                led = PWMLED(seat.led, pin_factory=factory)
+            except PinPWMUnsupported:  # PWMLED has closed itself: the pin is free again
+                self.no_pwm.append(seat.seat)
+            else:
+                self._devices.append(led)
+                return led, "pwm"
+        led = LED(seat.led, pin_factory=factory)
+        self._devices.append(led)
+        return led, "onoff"
 
     def _button(self, cls: Any, name: str, pins: ButtonPin, factory: Any, **who: Any) -> None:
         device = cls(
@@ -155,7 +233,7 @@ class GpioSeats:
             return
         self._written[seat - 1] = level
         try:
-            led.value = level if self.pinmap.seat(seat).led_kind == "pwm" else int(level >= 0.5)
+            led.value = level if self.led_kinds[seat - 1] == "pwm" else int(level >= 0.5)
         except Exception as error:  # a broken LED must not stop the game
             log.warning("seat %d LED: %s", seat, error)
 
@@ -166,3 +244,10 @@ class GpioSeats:
             if self._stop.wait(max(0.0, next_at - time.monotonic())):
                 return
             self.tick()
+
+
+def describe_factory(factory: Any) -> str:
+    """``MockFactory with MockPin``, ``LGPIOFactory``: for messages."""
+    name = type(factory).__name__
+    pin_class = getattr(factory, "pin_class", None)
+    return f"{name} with {pin_class.__name__}" if isinstance(pin_class, type) else name

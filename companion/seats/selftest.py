@@ -9,11 +9,15 @@ seat's light (crossed wires), and buttons already held when the test began
 from __future__ import annotations
 
 import queue
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .port import ButtonEvent, Seats
+
+#: The longest ``--timeout`` per seat: ten minutes is already no test.
+MAX_TIMEOUT_S = 600.0
 
 WORDS = {
     "ru": {
@@ -110,17 +114,48 @@ def _wait_for(
 
 
 def selftest_command(pins: str, timeout: float, lang: str) -> int:
-    """The command line's self-test on real GPIO (or gpiozero's mock pins,
-    said plainly); exit status 0 when every seat answered, else 1."""
-    from .gpio import GpioSeats
-    from .pinmap import load_pinmap
+    """The command line's self-test; exit status 0 when every seat answered,
+    1 when one did not, 2 when it cannot run (a bad pin map, no GPIO: said
+    in one line on standard error, with how to use simulated pins).
 
-    pinmap = load_pinmap(pins)
-    seats = GpioSeats(pinmap)
+    On gpiozero's mock pins (``GPIOZERO_PIN_FACTORY=mock``) nobody can press
+    a button, so no seat is waited for: the run shows the lights in turn and
+    a report in which every seat is silent, and says so first.
+    """
+    from .gpio import SIMULATED_PINS, GpioSeats, GpioUnavailable, describe_factory, pin_factory
+    from .pinmap import PinMapError, load_pinmap
+
+    if not 0 <= timeout <= MAX_TIMEOUT_S:  # also NaN; inf would overflow queue.get
+        _fail(f"--timeout {timeout:g}: give 0..{MAX_TIMEOUT_S:g} seconds per seat")
+        return 2
     try:
-        factory = type(seats.factory).__name__
-        if "Mock" in factory:
-            print(f"selftest: no GPIO here ({factory}): nobody can press, every seat will fail")
+        pinmap = load_pinmap(pins)
+    except PinMapError as error:
+        _fail(str(error))
+        return 2
+    try:
+        factory = pin_factory()
+        seats = GpioSeats(pinmap, pin_factory=factory)
+    except GpioUnavailable as error:
+        _fail(f"{error}; to try it on simulated pins: {SIMULATED_PINS} companion selftest")
+        return 2
+    except Exception as error:  # gpiozero or its GPIO library refusing a pin
+        reason = (str(error).splitlines() or [""])[0] or type(error).__name__
+        _fail(f"{pinmap.source}: the pins cannot be opened: {reason}")
+        return 2
+    try:
+        if _simulated(factory):
+            timeout = 0.0
+            print(
+                f"selftest: simulated pins ({describe_factory(factory)}), no GPIO:"
+                " nobody can press their buttons, so no seat is waited for"
+                " and a seat whose button was not pressed at once is reported silent"
+            )
+        if seats.no_pwm:
+            print(
+                f"selftest: seats {', '.join(map(str, seats.no_pwm))}: these pins cannot dim:"
+                " the LEDs are lit on/off instead"
+            )
         print(f"selftest: {pinmap.source}, {seats.count} seats, {timeout:g} s per seat")
         report = run_selftest(
             seats,
@@ -129,8 +164,21 @@ def selftest_command(pins: str, timeout: float, lang: str) -> int:
             lang=lang,
             held_now=seats.held_now,
         )
+    except KeyboardInterrupt:  # Ctrl-C at the table: stop, no traceback
+        print("selftest: stopped", file=sys.stderr)
+        return 130
     finally:
         seats.close()
     for line in report.lines(lang):
         print(line)
     return 0 if report.ok else 1
+
+
+def _simulated(factory: object) -> bool:
+    from gpiozero.pins.mock import MockFactory
+
+    return isinstance(factory, MockFactory)
+
+
+def _fail(message: str) -> None:
+    print(f"companion: selftest: {message}", file=sys.stderr)
