@@ -19,10 +19,11 @@ from .rulesets import load_ruleset
 from .runtime import Runtime
 from .script import ScriptLine
 from .voice.announcer import Announcer
+from .voice.cue_args import check_cue_args, check_seats
 from .voice.pack import VoicePack
 from .voice.phrases import Catalogue
 from .voice.speaker import CaptionSpeaker, Speaker, open_speaker
-from .voice.tts import TtsVoice, WavCache, list_voices
+from .voice.tts import RENDER_TIMEOUT_S, TtsVoice, WavCache, check_text, list_voices
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,33 +107,41 @@ def replay_realtime(
 
 
 def say(cue: str, args: dict[str, int | str], ruleset: str, settings: VoiceSettings) -> str:
-    """Speak one cue (for trying voices); returns its text."""
+    """Speak one cue (for trying voices) and wait until it has been heard;
+    returns its text. Arguments are held to what a game of the ruleset can
+    say (``voice.cue_args``): a bad one is a ValueError naming it."""
     rules = load_ruleset(ruleset)
     catalogue = Catalogue.load(settings.lang)
-    text = catalogue.text(cue, args, rules)
-    speaker: Speaker = CaptionSpeaker() if settings.captions_only else open_speaker(settings.device)
+    values = check_cue_args(cue, args, rules, catalogue)
+    try:
+        text = catalogue.text(cue, values, rules)
+    except KeyError as error:  # UnknownCue, MissingArgument: their str() is the message
+        raise ValueError(str(error)) from None
+    check_text(text)  # a club's long phrase: refused here, not after a render attempt
+    if settings.captions_only:  # nothing to render: the words are all there is
+        CaptionSpeaker().play(None, text)
+        return text
     pack = VoicePack(settings.pack) if settings.pack else None
-    voice = Announcer(catalogue, rules, speaker, WavCache(), settings.tts, pack)
-    voice.say(Say(cue, tuple(args.items())))
-    voice.close()
-    _drain(speaker)
+    voice = Announcer(
+        catalogue, rules, open_speaker(settings.device), WavCache(), settings.tts, pack
+    )
+    try:
+        voice.say(Say(cue, tuple(values.items())))
+        # Rendering (pyttsx3, then the command) and the speech itself, at a
+        # generous 10 characters a second at 165 words a minute.
+        wait = 2 * RENDER_TIMEOUT_S + 2.0 + len(text) / 10 * 165 / settings.tts.rate
+        voice.drain(wait)  # False (logged): a stalled device; closed all the same
+    finally:
+        voice.close()
     return text
-
-
-def _drain(speaker: Speaker) -> None:
-    """Let a sound card finish the last cue before the process ends."""
-    playback = getattr(speaker, "playback", None)
-    done = threading.Event()
-    while playback is not None and not playback.idle and not done.wait(0.05):
-        pass
-    if playback is not None:
-        done.wait(0.3)
 
 
 def voices_list(settings: VoiceSettings, ruleset: str, seats: int) -> list[str]:
     """The espeak-ng voices for the language, and the phrase keys a voice
-    pack can record (one WAV file per key)."""
+    pack can record (one WAV file per key) for a table of ``seats`` seats
+    (ValueError outside the ruleset's range)."""
     rules = load_ruleset(ruleset)
+    check_seats(seats, rules)
     catalogue = Catalogue.load(settings.lang)
     lines = [
         f"voice {v.id}: {v.name}" for v in list_voices() if v.language.startswith(settings.lang)
@@ -145,7 +154,10 @@ def voices_list(settings: VoiceSettings, ruleset: str, seats: int) -> list[str]:
 
 
 def voices_build(settings: VoiceSettings, ruleset: str, seats: int) -> int:
-    """Render every phrase ahead of time into the cache; how many there are."""
+    """Render every phrase ahead of time into the cache for a table of
+    ``seats`` seats (ValueError outside the ruleset's range); how many
+    there are."""
     rules = load_ruleset(ruleset)
+    check_seats(seats, rules)
     texts = [text for _, _, text in Catalogue.load(settings.lang).variants(rules, seats)]
     return len(WavCache().render_all(texts, settings.tts))

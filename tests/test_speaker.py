@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from companion.voice.audio import AudioFormat, Clip, tone
+from companion.voice.audio import AudioFormat, Clip, read_wav, tone
 from companion.voice.speaker import (
     CaptionSpeaker,
     FakeSpeaker,
@@ -413,6 +413,43 @@ def test_cues_through_a_real_stream_in_order_and_urgent_cuts_in(recorder: Record
     print("heard (cue, 23 ms windows):", heard)
     urgent = speaker.started[-1]
     print(f"urgent cue: handed to the device {1000 * (urgent.handed - asked):.1f} ms after play()")
+
+
+def _voiced_windows(samples: np.ndarray) -> int:
+    """How many 23 ms windows are louder than 1 % of full scale (RMS)."""
+    windows = len(samples) // WINDOW
+    blocks = samples[: windows * WINDOW].astype(np.float64).reshape(windows, WINDOW)
+    return int(np.count_nonzero(np.sqrt(np.mean(blocks**2, axis=1)) > 330))
+
+
+def test_say_plays_the_whole_cue_and_then_ends(recorder: Recorder, tmp_path: Path) -> None:
+    """``companion say`` on a sound device (issue 8): the process ends by
+    itself, and only once its cue has been heard whole (it used to close
+    the stream first and then wait for it for ever)."""
+    wait_for(lambda: len(recorder.samples()) > RATE // 10, "the monitor recording to start")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "companion.cli", "say", "vote_question", "seat=3"]
+    done = subprocess.run(
+        [*command, "--device", "pulse"],
+        cwd=Path(__file__).resolve().parent.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["Кто за то, чтобы игрок номер три покинул стол?"]
+    assert "Traceback" not in done.stderr
+    (wav,) = (tmp_path / "cache").rglob("*.wav")
+    clip = read_wav(wav)
+    assert clip.format.rate == RATE
+    voiced = _voiced_windows(clip.samples)
+    assert voiced > 40  # about two seconds of speech
+    # What the sink got by the time the process had ended (give parec a moment
+    # to write out what it already has): the speech, whole.
+    wait_for(
+        lambda: _voiced_windows(recorder.samples()) >= voiced - 3, "the whole cue at the sink", 5
+    )
 
 
 def test_a_realtime_speaker_raises_its_audio_thread_on_the_first_callback() -> None:

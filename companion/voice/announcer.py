@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import time
 
 from ..core.effects import Effect, Say
 from ..core.rules import Ruleset
@@ -90,6 +91,22 @@ class Announcer:
             return
         clip = self.clips[key] = clip.without_lead_in()
         self.speaker.play(clip, text, urgent=urgent)
+
+    def drain(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` s until every cue said so far has been
+        rendered and played to its end; False (and a warning) if it had not.
+        For one-shot commands, which must not close the sound before it is
+        heard."""
+        deadline = time.monotonic() + timeout
+        wait_idle = getattr(self.speaker, "wait_idle", None)
+        try:  # the late worker runs in order: when this is done, so is every render before it
+            self._late.submit(lambda: None).result(timeout)
+            if wait_idle is None or wait_idle(max(0.0, deadline - time.monotonic())):
+                return True
+        except concurrent.futures.TimeoutError:
+            pass
+        log.warning("the voice did not finish within %.0f s", timeout)
+        return False
 
     def close(self) -> None:
         self._late.shutdown(wait=True)

@@ -50,6 +50,12 @@ log = logging.getLogger(__name__)
 
 #: How long one phrase may take to render (espeak takes ~15 ms for a phrase).
 RENDER_TIMEOUT_S = 10.0
+#: The longest text handed to espeak-ng. The longest phrase of the shipped
+#: catalogues is ~130 characters; 1000 are about 70 s of speech and render in
+#: under a second. Far longer texts crash libespeak-ng inside pyttsx3 (a
+#: segfault from ~28 kB of UTF-8 here, espeak-ng 1.51) and pyttsx3 collects
+#: the sound in quadratic time.
+MAX_TEXT_CHARS = 1000
 _CACHE_VERSION = 1  # bump when rendering changes, so old files are not reused
 
 
@@ -156,6 +162,22 @@ def check_voice(voice: TtsVoice) -> None:
         raise ValueError(
             f"espeak-ng has no variant {voice.variant!r} (see `espeak-ng --voices=variant`;"
             " e.g. ru+f3, ru+m3)"
+        )
+
+
+class RenderError(OSError):
+    """The espeak-ng command could not render a text; ``str()`` is one line."""
+
+
+def check_text(text: str) -> None:
+    """Raise ValueError for a text that must not reach espeak-ng: empty, or
+    longer than :data:`MAX_TEXT_CHARS`."""
+    if not text.strip():
+        raise ValueError("nothing to say: the text is empty")
+    if len(text) > MAX_TEXT_CHARS:
+        raise ValueError(
+            f"too long to speak: {len(text)} characters (at most {MAX_TEXT_CHARS}):"
+            f" {text[:40]!r}..."
         )
 
 
@@ -339,8 +361,7 @@ class TtsRenderer:
         self.renders = 0
 
     def submit(self, text: str, voice: TtsVoice, path: Path) -> concurrent.futures.Future[Path]:
-        if not text.strip():
-            raise ValueError("nothing to say: the text is empty")
+        check_text(text)
         return self._pool.submit(self._render, text, voice, path)
 
     def render(self, text: str, voice: TtsVoice, path: Path) -> Path:
@@ -410,18 +431,22 @@ class TtsRenderer:
     def _with_command(self, text: str, voice: TtsVoice, path: Path) -> None:
         binary = _espeak_binary()
         if binary is None:
-            raise RuntimeError(
-                "cannot render speech: pyttsx3 failed and espeak-ng is not installed"
-            )
+            raise RenderError("cannot render speech: pyttsx3 failed and espeak-ng is not installed")
         command = [binary, "-v", voice.voice, "-s", str(voice.rate)]
         command += ["-a", str(round(100 * voice.volume)), "-w", str(path), "--stdin"]
         # The text on stdin: a phrase starting with "-" is not an option.
-        done = subprocess.run(
-            command, input=text.encode(), capture_output=True, timeout=self._timeout
-        )
+        try:
+            done = subprocess.run(
+                command, input=text.encode(), capture_output=True, timeout=self._timeout
+            )
+        except subprocess.TimeoutExpired:
+            raise RenderError(
+                f"espeak-ng did not render {text[:40]!r} in {self._timeout:g} s"
+            ) from None
         if done.returncode != 0:
-            message = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
-            raise RuntimeError(f"espeak-ng could not render {text!r}: {message}")
+            lines = done.stderr.decode(errors="replace").strip().splitlines()
+            message = lines[0] if lines else f"exit {done.returncode}"
+            raise RenderError(f"espeak-ng could not render {text[:40]!r}: {message}")
 
 
 class WavCache:
