@@ -477,6 +477,18 @@ BAD = [
     ('voice = "ru"\n[cues]\n', r"ru\.toml:1: voice: unknown key"),
     ('language = "de"\n[cues]\n', r"ru\.toml:1: language: 'de' is not one of ru, en"),
     ('language = "ru"\n', r"ru\.toml: expected a \[cues\] table"),
+    # limits (voices/README.md): long phrases, names, echoes cut short, nesting, digits
+    (f'[cues]\nthanks = "{"с" * 501}"\n', r"ru\.toml:2: cues\.thanks: a phrase is at most 500 characters, got 501$"),
+    ('[cues]\nThanks = "Спасибо."\n', r"ru\.toml:2: cues\.Thanks: a cue is snake_case"),
+    (f'[cues]\n{"t" * 65} = "x"\n', r'ru\.toml:2: cues\."t{37}\.\.\.": a cue is snake_case .* at most 64 characters$'),
+    ('[cues]\ntie.by = "Seats"\ntie.x = "x"\n', r"ru\.toml:2: cues\.tie\.by: 'Seats' is not an argument name"),
+    (f'[cues]\noffence_counted.by = "unit"\noffence_counted.{"f" * 65} = "x"\n', r"ru\.toml:3: .*a variant's name is at most 64 characters$"),
+    (f'[teams]\nred = "{"К" * 101}"\n[cues]\n', r"ru\.toml:2: teams\.red: a team's name is at most 100 characters$"),
+    (f'[cues]\nthanks = "{{{"x" * 400}}}"\n', r"ru\.toml:2: cues\.thanks: \{x{37}\.\.\.\}: unknown placeholder 'x{37}\.\.\.': cue 'thanks' is given no arguments$"),
+    (f'language = "{"x" * 10_000}"\n[cues]\n', r"ru\.toml:1: language: 'x{37}\.\.\.' is not one of ru, en$"),
+    ('language = 5\n[cues]\n', r"ru\.toml:1: language: 5 is not one of ru, en$"),
+    ('[cues]\nthanks = ' + '[' * 3000 + ']' * 3000 + '\n', r"ru\.toml:2: tables and arrays nested more than 16 deep$"),
+    ('[cues]\nthanks = ' + '9' * 5000 + '\n', r"ru\.toml:2: invalid TOML: an integer of more than 4300 digits$"),
 ]  # fmt: skip
 
 
@@ -489,6 +501,29 @@ def test_catalogue_errors_name_file_key_and_line(tmp_path: Path, body: str, mess
 def test_english_nouns_take_two_forms(tmp_path: Path) -> None:
     with pytest.raises(CatalogueError, match=r"en\.toml:2: .*en needs 2 noun forms"):
         _load(tmp_path, '[cues]\nvotes_accepted = "{votes|vote|votes|votes}"\n', "en")
+
+
+def test_a_catalogue_that_is_not_utf8_or_too_large(tmp_path: Path) -> None:
+    (tmp_path / "ru.toml").write_bytes('[cues]\nthanks = "Спасибо"\n'.encode()[:-3] + b'"\n')
+    with pytest.raises(CatalogueError, match=r"ru\.toml:2: not UTF-8 text: byte 0xd0 at byte 23 "):
+        Catalogue.load("ru", tmp_path)
+    (tmp_path / "ru.toml").write_bytes(b"[cues]\n" + b"#" * (1 << 20))
+    with pytest.raises(CatalogueError, match=r"ru\.toml: the file is larger than 1048576 bytes"):
+        Catalogue.load("ru", tmp_path)
+
+
+def test_arguments_beyond_what_can_be_said(ru: Catalogue) -> None:
+    with pytest.raises(
+        CatalogueError, match=r"cues\.vote_question: argument seat is too large to say"
+    ):
+        ru.text("vote_question", {"seat": 10**400})
+    with pytest.raises(CatalogueError, match=r"cues\.vote_question: argument seat is too large"):
+        ru.key("vote_question", {"seat": 10**12})
+    with pytest.raises(CatalogueError, match=r"argument seat='9{37}\.\.\.' is too large to say"):
+        ru.text("vote_question", {"seat": "9" * 100})
+    with pytest.raises(CatalogueError, match=r"argument nominees is longer than 200 characters$"):
+        ru.text("voting_begins", {"nominees": ",".join(["1"] * 200)})
+    assert "триллион" not in ru.text("vote_question", {"seat": 999_999_999_999})
 
 
 def test_missing_catalogue(tmp_path: Path) -> None:

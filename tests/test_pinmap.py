@@ -91,6 +91,48 @@ def test_per_seat_settings_and_host_buttons_in_both_forms() -> None:
             "[seats]\n1 = { button = 4 }\n[buzzer]\npin = 'x'\n",
             r"^hw\.toml:4: buzzer\.pin: expected an integer, got 'x'$",
         ),
+        # limits: times, huge and odd numbers, seat keys int() would misread
+        (
+            "[defaults]\nbounce_ms = nan\n[seats]\n1 = { button = 4 }\n",
+            r"^hw\.toml:2: defaults\.bounce_ms: must be from 0 to 1000 ms, got nan$",
+        ),
+        (
+            "[seats]\n1 = { button = 4, bounce_ms = -inf }\n",
+            r"^hw\.toml:2: seats\.1\.bounce_ms: must be from 0 to 1000 ms, got -inf$",
+        ),
+        (
+            "[defaults]\nstuck_s = 0\n[seats]\n1 = { button = 4 }\n",
+            r"^hw\.toml:2: defaults\.stuck_s: must be from 1 to 3600 s, got 0$",
+        ),
+        (
+            f"[seats]\n1 = {{ button = 4, led = {10**30} }}\n",
+            r"^hw\.toml:2: seats\.1\.led: an integer of 31 digits is not on the 40-pin header",
+        ),
+        (
+            "[seats]\n1 = { button = -4 }\n",
+            r"^hw\.toml:2: seats\.1\.button: GPIO -4 is not on the 40-pin header",
+        ),
+        (
+            "[seats]\n1 = { button = 4.0 }\n",
+            r"^hw\.toml:2: seats\.1\.button: expected an integer, got 4\.0$",
+        ),
+        ("[seats]\n01 = { button = 4 }\n", r"^hw\.toml:2: seats\.01: seats are numbered 1 to 12$"),
+        (
+            '[seats]\n"\u00b2" = { button = 4 }\n',
+            r'^hw\.toml:2: seats\."²": seats are numbered 1 to 12$',
+        ),
+        (
+            "[seats]\n1 = { button = " + "[" * 40 + "]" * 40 + " }\n",
+            r"^hw\.toml:2: seats\.1\.button(\[0\])+: tables and arrays nested more than 16 deep$",
+        ),
+        (
+            "[seats]\n1 = { button = " + "[" * 2000 + "]" * 2000 + " }\n",
+            r"^hw\.toml:2: tables and arrays nested more than 16 deep$",
+        ),
+        (
+            f"[seats]\n1 = {{ button = {'9' * 5000} }}\n",
+            r"^hw\.toml:2: invalid TOML: an integer of more",
+        ),
     ],
 )
 def test_a_bad_map_is_one_line_naming_file_line_and_key(text: str, message: str) -> None:
@@ -101,3 +143,13 @@ def test_a_bad_map_is_one_line_naming_file_line_and_key(text: str, message: str)
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(PinMapError, match=r"nowhere\.toml: cannot be read"):
         load_pinmap(tmp_path / "nowhere.toml")
+
+
+def test_a_file_that_is_not_utf8_or_too_large_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "pins.toml"
+    path.write_bytes(b"[seats]\n1 = { button = 4 } # \xff\n")
+    with pytest.raises(PinMapError, match=r"pins\.toml:2: not UTF-8 text: byte 0xff at byte 22 "):
+        load_pinmap(path)
+    path.write_bytes(b"[seats]\n1 = { button = 4 }\n" + b"#" * (1 << 20))
+    with pytest.raises(PinMapError, match=r"pins\.toml: the file is larger than 1048576 bytes"):
+        load_pinmap(path)

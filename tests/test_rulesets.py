@@ -463,6 +463,38 @@ ERRORS = [
     ("release-needs-offence", 'release_before_thanks_offence = "speech_out_of_turn"\n', "", "voting.release_before_thanks", "release_before_thanks =", "needs release_before_thanks_offence"),
     ("teams-lose-not-team-loss", 'cost = "team_loss"', 'cost = "removal"', "offences.leaving.teams_lose", "teams_lose", "only an offence with cost 'team_loss'"),
     ("bad-id", "[offences.leaving]", "[offences.Leaving]", "offences.Leaving", "[offences.Leaving]", "snake_case"),
+    ("long-id", "[offences.leaving]", f"[offences.{'l' * 65}]", f'offences."{"l" * 37}..."', "[offences.lll", "at most 64 characters"),
+    # limits (docs/rulesets.md, "Limits")
+    ("timer-zero", "speech_s = 60", "speech_s = 0", "timings.speech_s", "speech_s = 0", "must be from 0.1 to 86400 seconds, got 0"),
+    ("timer-negative", "speech_s = 60", "speech_s = -0.5", "timings.speech_s", "speech_s", "got -0.5"),
+    ("timer-tiny", "speech_s = 60", "speech_s = 5e-324", "timings.speech_s", "speech_s", "got 5e-324"),
+    ("timer-nan", "speech_s = 60", "speech_s = nan", "timings.speech_s", "speech_s", "got nan"),
+    ("timer-inf", "speech_s = 60", "speech_s = inf", "timings.speech_s", "speech_s", "got inf"),
+    ("timer-overflow", "speech_s = 60", "speech_s = 1e400", "timings.speech_s", "speech_s", "got inf"),
+    ("timer-day", "speech_s = 60", "speech_s = 86_401", "timings.speech_s", "speech_s", "got 86401"),
+    ("timer-400-digits", "speech_s = 60", f"speech_s = {'9' * 400}", "timings.speech_s", "speech_s", "got an integer of 400 digits"),
+    ("warning-negative", "speech_s = 60", "speech_s = 60\nwarning_s = -1", "timings.warning_s", "warning_s", "from 0.1 to 86400 seconds or 0 (off), got -1"),
+    ("night-step-zero", "seconds = 60", "seconds = 0", "night0[0].seconds", "seconds = 0", "got 0"),
+    ("seats-one", "seats = { min = 4, max = 10 }", "seats = { min = 1, max = 10 }", "seats.min", "seats =", "must be at least 2, got 1"),
+    ("seats-table", "seats = { min = 4, max = 10 }", "seats = { min = 4, max = 21 }", "seats.max", "seats =", "must be at most 20, got 21"),
+    ("seats-huge", "seats = { min = 4, max = 10 }", f"seats = {{ min = 4, max = {10**30} }}", "seats.max", "seats =", "must be at most 20, got an integer of 31 digits"),
+    ("deal-count", "civilian = 3, mafia = 1", "civilian = 3, mafia = -1", "deals.4.mafia", '"4" =', "at least 1, got -1"),
+    ("deal-count-huge", "civilian = 3, mafia = 1", f"civilian = 3, mafia = {10**30}", "deals.4.mafia", '"4" =', "at most 4, got an integer of 31 digits"),
+    ("deal-key-zeros", '"4" = {', '"04" = {', "deals.04", '"04"', "keyed by its seat count"),
+    ("deal-key-long", '"4" = {', f'"{"4" * 5000}" = {{', f'deals."{"4" * 37}..."', '"444', "keyed by its seat count"),
+    ("from-night", 'action = "shoot"', 'action = "shoot"\nfrom_night = 101', "night[0].from_night", "from_night", "at most 100, got 101"),
+    ("ladder-at", "at = 4", "at = 21", "ladder.steps[1].at", "at = 21", "at most 20, got 21"),
+    ("rating-penalty", 'text = "уход"', 'text = "уход"\nrating_penalty = 1001', "offences.leaving.rating_penalty", "rating_penalty", "at most 1000"),
+    ("team-loss-alive", 'text = "уход"', 'text = "уход"\nteam_loss_when_alive = 11', "offences.leaving.team_loss_when_alive", "team_loss_when_alive", "at most 10, got 11"),
+    ("miss-alive", "alive = 4", "alive = 11", "miss_rule.alive", "alive = 11", "at most 10, got 11"),
+    ("miss-nights", "nights = 3", "nights = 101", "miss_rule.nights", "nights = 101", "at most 100, got 101"),
+    ("list-long", 'loses = ["speech"]', f"loses = [{', '.join(['1'] * 101)}]", "ladder.steps[0].loses", "loses =", "at most 100 items, got 101"),
+    ("digits-5000", "nights = 3", f"nights = {'1' * 5000}", None, "nights =", "invalid TOML: an integer of more than 4300 digits"),
+    ("deep-arrays", 'unit = "foul"', f'unit = "foul"\nx = {"[" * 17}{"]" * 17}', "ladder.x" + "[0]" * 15, "x = [", "nested more than 16 deep"),
+    ("deep-recursion", 'unit = "foul"', f'unit = "foul"\nx = {"[" * 2000}{"]" * 2000}', None, "x = [", "nested more than 16 deep"),
+    ("deep-inline", 'unit = "foul"', f'unit = "foul"\nx = {"{a = " * 2000}1{" }" * 2000}', None, "x = {", "nested more than 16 deep"),
+    ("deep-dotted", 'unit = "foul"', f'unit = "foul"\n{"a." * 50000}b = 1', None, "a.a.", "nested more than 16 deep"),
+    ("deep-header", "[ladder]", f"[{'ladder.' * 30}x]", None, "[ladder.ladder", "nested more than 16 deep"),
 ]
 # fmt: on
 
@@ -498,6 +530,56 @@ def test_broken_ruleset_names_source_key_and_line(
     assert message.startswith(f"{where}: {key}: " if key else f"{where}: ")
     assert words in message
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "shown"),
+    [
+        ('cost = "count"', f'cost = "{"x" * 500_000}"', "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is not one of"),
+        ('title = "Mini"', 'title = "Mini"\n"a\\nb\\u2028c" = 1', 'rulesets/mini.toml:3: "a\\nb\\u2028c": unknown key'),
+        ('title = "Mini"', f'title = "Mini"\n{"k" * 500_000} = 1', f'rulesets/mini.toml:3: "{"k" * 37}...": unknown key'),
+    ],
+    ids=["long-value", "newline-key", "long-key"],
+)  # fmt: skip
+def test_an_error_is_one_short_line_whatever_the_file_holds(old: str, new: str, shown: str) -> None:
+    with pytest.raises(RulesetError) as caught:
+        parse_ruleset(MINI.replace(old, new), SOURCE)
+    message = str(caught.value)
+    assert shown in message
+    assert len(message.splitlines()) == 1 and len(message) < 200
+
+
+def test_a_ruleset_file_is_utf8_and_at_most_a_mebibyte(tmp_path: Path) -> None:
+    path = tmp_path / "mini.toml"
+    path.write_bytes(MINI.encode().replace("Мафия".encode(), b"\xd0\xd0\xd0"))
+    line = line_of(MINI, "Мафия")
+    with pytest.raises(
+        RulesetError, match=rf"mini\.toml:{line}: not UTF-8 text: byte 0xd0 at byte 9 "
+    ):
+        load_ruleset(path)
+    path.write_bytes(MINI.encode() + b"#" * (1 << 20))
+    with pytest.raises(RulesetError, match=r"mini\.toml: the file is larger than 1048576 bytes"):
+        load_ruleset(path)
+    path.write_bytes(b"\xef\xbb\xbf" + MINI.encode())  # a byte order mark is fine
+    assert load_ruleset(path).name == "mini"
+
+
+def test_at_most_eight_teams() -> None:
+    teams = "".join(
+        f'[teams.t{n}]\nname = "T"\ncolor = "c"\nwin = "eliminate"\n\n' for n in range(7)
+    )
+    text = MINI.replace("[teams.red]", teams + "[teams.red]")
+    with pytest.raises(RulesetError, match=r"mini\.toml:\d+: teams: at most 8 entries, got 9$"):
+        parse_ruleset(text, SOURCE)
+
+
+def test_a_timer_that_may_be_off() -> None:
+    text = MINI.replace("speech_s = 60", "speech_s = 60\nwarning_s = 0\nsilenced_tie_speech_s = 0")
+    timings = parse_ruleset(text, SOURCE).timings
+    assert timings.warning_s == 0 and timings.silenced_tie_speech_s == 0
+    text = MINI.replace("speech_s = 60", "speech_s = 86_400\nvote_window_s = 0.1")
+    timings = parse_ruleset(text, SOURCE).timings
+    assert timings.speech_s == 86_400 and timings.vote_window_s == 0.1
 
 
 def test_error_message_format() -> None:

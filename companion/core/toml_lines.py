@@ -33,6 +33,8 @@ _SCALAR_END = frozenset(",]}#\n")
 SHOWN_KEY = 40
 SHOWN_PATH = 160
 SHOWN_MESSAGE = 300
+#: Keys of more parts than this are not mapped (no file of ours has them).
+_MOST_PARTS = 64
 #: What ends a token for :func:`nesting_line`: strings (whose brackets do not
 #: count), comments, brackets and newlines.
 _NEST_TOKEN = re.compile(
@@ -91,16 +93,20 @@ def clip(text: str, limit: int) -> str:
 
 
 def clip_message(message: str) -> str:
-    """A message with its whitespace made single spaces, cut to
-    :data:`SHOWN_MESSAGE` characters."""
-    return clip(" ".join(message[: 2 * SHOWN_MESSAGE].split()), SHOWN_MESSAGE)
+    """A message with its whitespace made single spaces and unprintable
+    characters escaped, cut to :data:`SHOWN_MESSAGE` characters."""
+    return clip(_printable(" ".join(message[: 2 * SHOWN_MESSAGE].split())), SHOWN_MESSAGE)
 
 
 def error_line(source: str, key: str | None, line: int | None, message: str) -> str:
-    """``source:line: key: message``, always one line of readable length."""
+    """``source:line: key: message``, always one line of at most about 650
+    characters, whatever the parts hold."""
+    source = _printable(source)
+    if len(source) > SHOWN_PATH:  # keep the end of a path: the file's name
+        source = "..." + source[3 - SHOWN_PATH :]
     where = source if line is None else f"{source}:{line}"
-    head = f"{where}: {clip(key, SHOWN_PATH)}: " if key else f"{where}: "
-    return _printable(head + clip_message(message))
+    head = f"{where}: {clip(_printable(key), SHOWN_PATH)}: " if key else f"{where}: "
+    return head + clip_message(message)
 
 
 def nesting_line(text: str, limit: int) -> int | None:
@@ -229,8 +235,10 @@ class _Scanner:
 
     def keys(self) -> list[str]:
         """A dotted key; leaves the position after it and any blanks."""
-        keys = []
+        keys: list[str] = []
         while True:
+            if len(keys) > _MOST_PARTS:  # recording every prefix is quadratic
+                raise _Lost(f"a key of more than {_MOST_PARTS} parts")
             self.skip_blank()
             keys.append(self.key())
             self.skip_blank()

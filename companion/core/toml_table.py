@@ -40,6 +40,15 @@ MAX_DEPTH = 16  # tables and arrays within each other; the files use 5
 MAX_ENTRIES = 100  # entries of a table of tables or an array of tables
 MAX_ITEMS = 100  # strings in an array of strings
 
+#: A dotted key or table header of more than MAX_DEPTH + 1 parts. tomllib
+#: takes time quadratic in a key's parts (20 000 parts: 15 s), so such a key
+#: is refused before tomllib sees it (it would be refused as too deep after).
+#: Only where a key can start: a line's start, a header's bracket, an inline
+#: table's brace or comma. Possessive and atomic groups: no backtracking.
+_SEGMENT = r"""(?>[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""
+_LONG_KEY = re.compile(
+    rf"(?:^|[{{,])[ \t\[]*+(?:{_SEGMENT}[ \t]*+\.[ \t]*+){{{MAX_DEPTH + 1}}}", re.M
+)
 _SYNTAX_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _SYNTAX_END = re.compile(r"\s*\(at end of document\)\s*$")
 
@@ -86,14 +95,15 @@ def parse_toml(text: str, source: str, error: ErrorType = RulesetError) -> dict[
         raise error(
             source, None, None, f"the text is too large: at most {MAX_FILE_BYTES} characters"
         )
+    if match := _LONG_KEY.search(text):
+        raise error(source, None, text.count("\n", 0, match.start()) + 1, _too_deep())
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise toml_syntax_error(source, text, exc, error) from None
     except RecursionError:
         # tomllib recurses once per level of arrays and inline tables
-        line = nesting_line(text, MAX_DEPTH)
-        raise error(source, None, line, _too_deep()) from None
+        raise error(source, None, nesting_line(text, MAX_DEPTH), _too_deep()) from None
     except ValueError as exc:  # an integer over Python's int max str digits
         raise _value_error(source, text, exc, error) from None
     ctx = Context(source, text, error)
@@ -170,7 +180,9 @@ def show(value: object) -> str:
     if isinstance(value, str):
         return repr(value) if len(value) <= 40 else repr(value[:37] + "...")
     if isinstance(value, int) and value.bit_length() > 64:
-        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+        if value.bit_length() > 14_000:  # past str()'s 4300 digits
+            return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+        return f"an integer of {len(str(abs(value)))} digits"
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):

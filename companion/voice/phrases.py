@@ -108,10 +108,11 @@ KNOWN_RULESET_CUES: dict[str, tuple[str, ...]] = {
 }
 
 _GENDERS: tuple[numerals.Gender, ...] = ("m", "f", "n")
-#: Numbers are said up to a trillion; a longer run of digits is no number here
-#: (num2words fails on huge numbers, and ``int()`` on 4300 digits).
+#: Numbers are said up to a trillion (num2words fails on huge ones); an
+#: argument is at most 200 characters (``int()`` fails on 4300 digits).
 MAX_SAID = 10**12 - 1
-_NUMBER = re.compile(r"-?\d{1,12}\Z")
+MAX_ARGUMENT = 200
+_NUMBER = re.compile(r"-?\d+\Z")
 _SENTENCE_END = (".", "!", "?", "…")
 
 
@@ -280,14 +281,14 @@ class Catalogue:
     # -- inside ----------------------------------------------------------------
     def _check(self, cue: str, args: Mapping[str, int | str]) -> None:
         """Arguments within what can be said and named: numbers up to
-        :data:`MAX_SAID`, words and lists up to 200 characters."""
+        :data:`MAX_SAID`, words and lists up to :data:`MAX_ARGUMENT` characters."""
         for name, value in args.items():
             if isinstance(value, bool) or not isinstance(value, int | str):
                 problem = f"is {show(value)}, not a number or a word"
             elif isinstance(value, int) and abs(value) > MAX_SAID:
                 problem = f"is too large to say (at most {MAX_SAID})"
-            elif isinstance(value, str) and len(value) > 200:
-                problem = "is longer than 200 characters"
+            elif isinstance(value, str) and len(value) > MAX_ARGUMENT:
+                problem = f"is longer than {MAX_ARGUMENT} characters"
             else:
                 continue
             raise CatalogueError(self.source, f"cues.{cue}", None, f"argument {name} {problem}")
@@ -351,6 +352,13 @@ class Catalogue:
                 format_path(template.path),
                 template.line,
                 f"argument {p.arg}={show(value)} is not a number",
+            )
+        if abs(int(value)) > MAX_SAID:
+            raise CatalogueError(
+                self.source,
+                format_path(template.path),
+                template.line,
+                f"argument {p.arg}={show(value)} is too large to say (at most {MAX_SAID})",
             )
         return int(value)
 
