@@ -1,0 +1,458 @@
+"""SIGKILL a long game at random moments, then resume it (issue 8).
+
+Run ``python bench/crash.py`` (1 000 moments on each path; ``--moments 20``
+for a quick look). For each moment it starts the game as a user would
+(``python -m companion.cli replay SCRIPT --journal J``, on the fake clock or
+``--realtime``), kills it with SIGKILL, runs ``companion resume J --script
+SCRIPT --json`` and compares what that prints with the uninterrupted
+``companion replay SCRIPT --json``. The kills are of two kinds, half each:
+
+- external: ``SIGKILL`` from this process after a random delay, drawn
+  uniformly over the whole length of an uninterrupted run (measured first,
+  with as many runs side by side as the bench runs), start-up included: a
+  kill may land before the journal exists or before its first line;
+- the journal's own test hook (``COMPANION_CRASH_AT``, docs/journal.md) at a
+  random journal line N, ``after`` it is on disk or ``mid`` way through it.
+
+Per path it prints: resumes identical to the uninterrupted run / total;
+lost inputs (a script line the uninterrupted journal holds and the final
+journal does not) and duplicated ones (a script line journaled twice);
+resumes that failed; final journals that ``companion.journal.read`` refuses
+or that differ from the uninterrupted journal byte for byte. A moment that
+goes wrong keeps its folder (script, crashed journal, final journal, the
+commands' output, ``moment.json``); the bench names the folder.
+
+The game is one tournament game of ~450 script lines played by
+``BriskBot`` (``bench.engine.Bot``, briskly): nobody leaves for its first
+300 inputs, then it plays to its end (``--game-seed`` picks another). It is
+one script for both paths.
+
+**Why inputs keep clear of timers.** On the realtime path a feeder thread
+submits each line at its time while the runtime's loop fires timers by the
+real clock. An input due shortly before a timer's deadline reaches the loop
+after the timer whenever the feeder is late by more than the gap (a busy
+core, another process starting): the two swap, the game goes another way,
+and the run no longer matches the fake-clock reference for reasons that
+have nothing to do with crashes. An input *at or after* a deadline cannot
+swap: the loop fires every timer due by an input's time before the input.
+So every input of the script is at least ``MARGIN`` (2) game-seconds before
+every deadline pending when it is taken (``clearance`` checks the finished
+script); in a vote, whose window and count last 2 s, the presses come at
+the moment the window opens. On this 2-core machine, with other work
+running, the feeder was seen up to 28 ms late, and a margin of 1
+game-second reordered 5 of 12 uninterrupted runs at ``--speed 1000`` and 11
+of 18 at ``--speed 300``. The default ``--speed 50`` gives 40 ms; the game
+(~590 game-seconds) then takes about 12 s. Should the clock swap an input
+and a timer all the same, the moment says so (its input is journaled later
+than its script time) instead of passing for a resume that went wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a file: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.crash_game import MARGIN, clearance, crash_game
+from bench.engine import parsed
+from companion import journal
+
+ROOT = Path(__file__).resolve().parent.parent
+PATHS = ("replay", "realtime")
+
+
+# --- one moment ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    path: str  # "replay" or "realtime"
+    index: int
+    kind: str  # "external" or "hook"
+    delay: float = 0.0  # external: seconds after the start
+    line: int = 0  # hook: the N-th journal line
+    where: str = ""  # hook: "after" or "mid"
+
+    def label(self) -> str:
+        how = f"SIGKILL at {self.delay:.3f} s" if self.kind == "external" else f"COMPANION_CRASH_AT={self.line}:{self.where}"  # fmt: skip
+        return f"{self.path} #{self.index} ({how})"
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What every moment shares: the script and the uninterrupted replay."""
+
+    work: Path
+    script: Path
+    reference: dict[str, Any]  # the uninterrupted replay's JSON
+    journal: bytes  # ... and its journal
+    times: dict[int, float]  # script line -> its time
+    speed: float  # of the realtime path
+
+    @property
+    def failures(self) -> Path:
+        return self.work / "failures"
+
+    @property
+    def journal_lines(self) -> int:
+        return self.journal.count(b"\n")
+
+
+def make_setup(work: Path, script: list[str], speed: float) -> Setup:
+    """Write the script into ``work`` and run it uninterrupted, as a user would."""
+    work.mkdir(parents=True, exist_ok=True)
+    path = work / "script.jsonl"
+    path.write_text("\n".join(script) + "\n", encoding="utf-8")
+    reference = work / "reference.jsonl"
+    argv, env = companion("replay", path, "--journal", reference, "--json")
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    times = {line.number: line.at for line in parsed(script)}
+    return Setup(work, path, json.loads(done.stdout), reference.read_bytes(), times, speed)
+
+
+@dataclass
+class Outcome:
+    moment: Moment
+    identical: bool = False  # resume printed the reference JSON
+    same_journal: bool = False  # the final journal is the uninterrupted one, byte for byte
+    journal_ok: bool = False  # companion.journal.read takes it, with no warning
+    resume_failed: bool = False
+    lost: int = 0
+    duplicated: int = 0
+    late: int = 0  # inputs the real clock took after a timer due later (not the crash)
+    killed: bool = False  # False: the run ended before an external kill
+    lines_at_kill: int = -1  # whole journal lines when killed; -1: no journal yet
+    torn: bool = False  # the kill left a torn last line
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def good(self) -> bool:
+        return not self.problems
+
+
+def companion(*args: str | Path, crash_at: str | None = None) -> tuple[list[str], dict[str, str]]:
+    """``python -m companion.cli ARGS`` and its environment, as a user runs it."""
+    env = {k: v for k, v in os.environ.items() if k != "COMPANION_CRASH_AT"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    if crash_at:
+        env["COMPANION_CRASH_AT"] = crash_at
+    return [sys.executable, "-m", "companion.cli", *map(str, args)], env
+
+
+def play_command(path: str, setup: Setup, folder: Path, journal_path: Path) -> list[str | Path]:
+    """The uninterrupted command of a path; the realtime one's JSON goes to
+    ``folder/host.json``."""
+    args: list[str | Path] = ["replay", setup.script, "--journal", journal_path, "--json"]
+    if path == "realtime":
+        args += ["--realtime", "--speed", str(setup.speed), "--captions"]
+        args += ["--captions-to", folder / "captions.txt", "--host-log", folder / "host.json"]
+    return args
+
+
+def script_lines(records: Iterable[dict[str, Any]]) -> Counter[int]:
+    """How many times each script line is in a journal (timer lines have none)."""
+    return Counter(n for record in records if isinstance(n := record.get("line"), int))
+
+
+def lost_and_duplicated(expected: Counter[int], got: Counter[int]) -> tuple[int, int]:
+    lost = sum(1 for line in expected if line not in got)
+    duplicated = sum(count - 1 for count in got.values() if count > 1)
+    return lost, duplicated
+
+
+def late_inputs(records: Iterable[dict[str, Any]], times: dict[int, float]) -> list[int]:
+    """Script lines journaled later than their time: the real clock fired a
+    timer due after them first (the session never lets time run back)."""
+    return [
+        n
+        for record in records
+        if isinstance(n := record.get("line"), int)
+        and n in times
+        and record.get("at") != round(times[n], 6)
+    ]
+
+
+def records_of(data: bytes) -> list[dict[str, Any]]:
+    """The JSON lines of a journal, whatever state it is in."""
+    out = []
+    for raw in data.splitlines():
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            out.append(value)
+    return out
+
+
+def crash_once(moment: Moment, setup: Setup) -> Outcome:
+    """Start the game, kill it, resume it, check everything; keep the folder
+    of a moment that went wrong."""
+    out = Outcome(moment)
+    folder = setup.work / f"{moment.path}-{moment.index:04d}"
+    folder.mkdir(parents=True)
+    path = folder / "journal.jsonl"
+    _run_and_kill(moment, setup, folder, path, out)
+    if path.exists():
+        data = path.read_bytes()
+        out.lines_at_kill, out.torn = data.count(b"\n"), bool(data) and not data.endswith(b"\n")
+        shutil.copyfile(path, folder / "crashed.jsonl")
+    _resume(setup, folder, path, out)
+    _check_journal(setup, path, out)
+    if out.good:
+        shutil.rmtree(folder)
+    else:
+        keep(folder, setup, {"moment": asdict(moment), "outcome": {**asdict(out), "moment": None}})
+    return out
+
+
+def _run_and_kill(moment: Moment, setup: Setup, folder: Path, path: Path, out: Outcome) -> None:
+    crash_at = f"{moment.line}:{moment.where}" if moment.kind == "hook" else None
+    argv, env = companion(*play_command(moment.path, setup, folder, path), crash_at=crash_at)
+    with open(folder / "run.out", "wb") as stdout, open(folder / "run.err", "wb") as stderr:
+        process = subprocess.Popen(argv, env=env, stdout=stdout, stderr=stderr)
+        try:
+            process.wait(timeout=moment.delay if moment.kind == "external" else 600)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+    out.killed = process.returncode == -signal.SIGKILL
+    if not out.killed and (process.returncode != 0 or moment.kind == "hook"):
+        error = (folder / "run.err").read_text(errors="replace").strip()[-300:]
+        out.problems.append(f"the run exited with status {process.returncode}: {error}")
+
+
+def _resume(setup: Setup, folder: Path, path: Path, out: Outcome) -> None:
+    argv, env = companion("resume", path, "--script", setup.script, "--json")
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+    (folder / "resume.out").write_text(done.stdout)
+    (folder / "resume.err").write_text(done.stderr)
+    if out.lines_at_kill < 0:
+        # Killed before the journal existed: there is nothing to resume,
+        # which resume must say in one line; the user then starts again.
+        if done.returncode != 2 or not done.stderr.startswith(f"companion: {path}: no such journal"):  # fmt: skip
+            out.problems.append(f"resume of no journal: status {done.returncode}: {done.stderr!r}")
+        argv, env = companion("replay", setup.script, "--journal", path, "--json")
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        out.resume_failed = True
+        out.problems.append(f"resume: status {done.returncode}: {done.stderr.strip()[-300:]}")
+        return
+    try:
+        out.identical = json.loads(done.stdout) == setup.reference
+    except ValueError:
+        out.identical = False
+    if not out.identical:
+        out.problems.append("resume printed another state than the uninterrupted run")
+
+
+def _check_journal(setup: Setup, path: Path, out: Outcome) -> None:
+    if not path.exists():
+        out.problems.append("no journal after resume")
+        return
+    final = path.read_bytes()
+    out.same_journal = final == setup.journal
+    try:
+        text = journal.read(path)
+        out.journal_ok = text.torn is None and not text.warnings
+        if not out.journal_ok:
+            out.problems.append(f"the final journal: {[*text.warnings, text.torn]}")
+    except journal.JournalError as error:
+        out.problems.append(f"the final journal: {error}")
+    records = records_of(final)
+    expected = script_lines(records_of(setup.journal))
+    out.lost, out.duplicated = lost_and_duplicated(expected, script_lines(records))
+    late = late_inputs(records, setup.times)
+    out.late = len(late)
+    if late:
+        out.problems.append(
+            f"the realtime run took script line {late[0]} after a timer due later "
+            "(the real clock swapped them; not the crash)"
+        )
+    if out.lost or out.duplicated:
+        out.problems.append(f"inputs lost: {out.lost}, duplicated: {out.duplicated}")
+    elif not out.same_journal:
+        out.problems.append("the final journal differs from the uninterrupted one")
+
+
+def keep(folder: Path, setup: Setup, summary: dict[str, Any]) -> Path:
+    """Move a failing case's folder among the failures, with its script."""
+    setup.failures.mkdir(parents=True, exist_ok=True)
+    kept, n = setup.failures / folder.name, 1
+    while kept.exists():  # the bench run again in the same --work folder
+        kept, n = setup.failures / f"{folder.name}.{n}", n + 1
+    shutil.move(folder, kept)
+    shutil.copyfile(setup.script, kept / "script.jsonl")
+    (kept / "moment.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return kept
+
+
+# --- many moments ----------------------------------------------------------------
+
+
+def plan(path: str, count: int, seed: int, run_seconds: float, journal_lines: int) -> list[Moment]:
+    """``count`` moments, about half external kills and half hook kills."""
+    rng = random.Random(f"{seed}:{path}")
+    moments = []
+    for index in range(count):
+        if rng.random() < 0.5:
+            moments.append(Moment(path, index, "external", delay=rng.uniform(0, run_seconds)))
+        else:
+            line, where = rng.randint(1, journal_lines), rng.choice(("after", "mid"))
+            moments.append(Moment(path, index, "hook", line=line, where=where))
+    return moments
+
+
+def uninterrupted(path: str, setup: Setup, runs: int) -> tuple[float, list[str]]:
+    """``runs`` uninterrupted runs side by side: (mean seconds, what went
+    wrong in any of them)."""
+
+    def one(index: int) -> tuple[float, str]:
+        folder = setup.work / f"{path}-whole-{index}"
+        folder.mkdir(parents=True)
+        path_j = folder / "journal.jsonl"
+        argv, env = companion(*play_command(path, setup, folder, path_j))
+        start = time.monotonic()
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+        seconds = time.monotonic() - start
+        result = (folder / "host.json").read_text() if path == "realtime" else done.stdout
+        problem = ""
+        if done.returncode != 0:
+            problem = f"status {done.returncode}: {done.stderr.strip()[-300:]}"
+        elif json.loads(result) != setup.reference:
+            problem = "the final state differs"
+        elif path_j.read_bytes() != setup.journal:
+            problem = "the journal differs"
+        if late := late_inputs(records_of(path_j.read_bytes()), setup.times):
+            problem += f" (script line {late[0]} was taken after a timer due later)"
+        if problem:
+            kept = keep(folder, setup, {"uninterrupted": path, "problem": problem})
+            return seconds, f"{kept}: {problem}"
+        shutil.rmtree(folder)
+        return seconds, ""
+
+    with ThreadPoolExecutor(runs) as pool:
+        results = list(pool.map(one, range(runs)))
+    return sum(s for s, _ in results) / runs, [p for _, p in results if p]
+
+
+def run_path(
+    moments: list[Moment], setup: Setup, workers: int, say: Callable[[str], None]
+) -> list[Outcome]:
+    """Every moment, ``workers`` at a time; progress every tenth."""
+    outcomes: list[Outcome] = []
+    lock = threading.Lock()
+    every = max(1, len(moments) // 10)
+    start = time.monotonic()
+
+    def one(moment: Moment) -> None:
+        outcome = crash_once(moment, setup)
+        with lock:
+            outcomes.append(outcome)
+            if not outcome.good:
+                say(f"  FAILED {moment.label()}: {'; '.join(outcome.problems)}")
+            if len(outcomes) % every == 0:
+                failed = sum(not o.good for o in outcomes)
+                say(f"  {moment.path}: {len(outcomes)}/{len(moments)} done, {failed} failed "
+                    f"({time.monotonic() - start:.0f} s)")  # fmt: skip
+
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(one, moments))
+    return sorted(outcomes, key=lambda o: o.moment.index)
+
+
+def figures(path: str, outcomes: list[Outcome], seconds: float) -> list[str]:
+    def count(test: Callable[[Outcome], object]) -> int:
+        return sum(1 for o in outcomes if test(o))
+
+    total = len(outcomes)
+    kinds = Counter(o.moment.kind for o in outcomes)
+    hooks = Counter(o.moment.where for o in outcomes if o.moment.kind == "hook")
+    return [
+        f"{path} path: {count(lambda o: o.identical)}/{total} identical, "
+        f"{sum(o.lost for o in outcomes)} lost, {sum(o.duplicated for o in outcomes)} duplicated, "
+        f"{count(lambda o: o.resume_failed)} resume failures "
+        f"({kinds['external']} external kills, {kinds['hook']} hook kills; "
+        f"{count(lambda o: o.lines_at_kill <= 0)} before the first line)",
+        f"  final journals: {count(lambda o: o.same_journal)}/{total} byte for byte the "
+        f"uninterrupted one, {count(lambda o: o.journal_ok)}/{total} clean by journal.read; "
+        f"{count(lambda o: o.late)} runs with an input the real clock took late",
+        f"  kills: hooks {hooks['after']} after / {hooks['mid']} mid-line; "
+        f"{count(lambda o: o.torn)} left a torn last line; "
+        f"{count(lambda o: o.lines_at_kill < 0)} came before the journal existed; "
+        f"{count(lambda o: not o.killed)} runs ended before their kill; {seconds:.0f} s",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moments", type=int, default=1000, help="kills per path (1000)")
+    parser.add_argument("--paths", default=",".join(PATHS), help="replay,realtime (both)")
+    parser.add_argument("--seed", type=int, default=1, help="the moments' random seed (1)")
+    parser.add_argument("--game-seed", type=int, default=8, help="the bot's seed (8)")
+    parser.add_argument("--speed", type=float, default=50.0, help="realtime speed (50)")
+    parser.add_argument("--workers", type=int, default=3, help="moments at a time (3)")
+    parser.add_argument("--work", type=Path, help="working folder (default: a new temporary one)")
+    args = parser.parse_args(argv)
+    paths = [p for p in args.paths.split(",") if p]
+    if unknown := set(paths) - set(PATHS):
+        parser.error(f"--paths: unknown {', '.join(sorted(unknown))}")
+    if args.moments < 1 or args.workers < 1 or not 0.01 <= args.speed <= 10_000:
+        parser.error("--moments and --workers from 1, --speed from 0.01 to 10000")
+    started = time.monotonic()
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    script = crash_game(args.game_seed)
+    gap, phase, span = clearance(script)
+    say(f"game: {len(script)} script lines, {span:.0f} game-seconds, {phase!r} at the end; "
+        f"every input {gap:.2f} game-s or more before a pending deadline "
+        f"({gap / args.speed * 1000:.0f} ms at --speed {args.speed:g})")  # fmt: skip
+    if phase != "ended" or gap < MARGIN - 1e-6:
+        say("this game does not end, or comes too close to a deadline: try another --game-seed")
+        return 2
+    work = args.work or Path(tempfile.mkdtemp(prefix="companion-crash-"))
+    setup = make_setup(work, script, args.speed)
+    say(f"reference: `companion replay` wrote {setup.journal_lines} journal lines; "
+        f"working in {work}")  # fmt: skip
+    failed = False
+    for path in paths:
+        seconds, problems = uninterrupted(path, setup, args.workers)
+        say(f"{path} path: {args.workers} uninterrupted runs side by side, {seconds:.1f} s each, "
+            f"{args.workers - len(problems)}/{args.workers} identical to the reference")  # fmt: skip
+        for problem in problems:
+            say(f"  {problem}")
+        moments = plan(path, args.moments, args.seed, seconds, setup.journal_lines)
+        start = time.monotonic()
+        outcomes = run_path(moments, setup, args.workers, say)
+        for line in figures(path, outcomes, time.monotonic() - start):
+            say(line)
+        failed |= bool(problems) or not all(o.good for o in outcomes)
+    say(f"took {time.monotonic() - started:.0f} s")
+    if failed:
+        say(f"failing cases are kept in {setup.failures}")
+    elif args.work is None:
+        shutil.rmtree(work)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
