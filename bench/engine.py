@@ -16,6 +16,7 @@ written, so the stream is legal by construction.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import functools
 import io
@@ -44,6 +45,7 @@ from companion.core.state import Game
 from companion.replay import Table
 from companion.rulesets import load_ruleset
 from companion.script import ScriptError, ScriptLine, parse_line, parse_lines
+from companion.session import GameSession
 
 load = functools.lru_cache(maxsize=None)(load_ruleset)
 ALIAS = {"shoot": "shot", "check": "check", "heal": "heal", "block": "block", "kill": "kill"}
@@ -128,6 +130,7 @@ class Bot:
             for seat in actors:
                 aim = target if rng.random() < 0.8 else rng.choice(alive)
                 self.emit({"input": "shot", "seat": seat, "target": aim}, 2)
+            self.emit({"input": "next"}, 1)  # a step never ends by itself (issue 8)
             return
         for seat in actors:
             targets = [n for n in alive if n != seat] or alive
@@ -135,6 +138,7 @@ class Bot:
             if step.action == "kill" and rng.random() < 0.5:
                 name = "choice"  # the generic spelling
             self.emit({"input": name, "seat": seat, "target": rng.choice(targets)}, 3)
+        self.emit({"input": "next"}, 1)
 
     # --- speeches -------------------------------------------------------------
     def speech(self) -> None:
@@ -187,7 +191,7 @@ class Bot:
         assert ballot is not None
         if ballot.counting:
             self.emit({"input": "next"}, 1) if rng.random() < 0.5 else self.wait_for("count")
-            for seat in sorted(self.game.ballot.held if self.game.ballot else ballot.held):
+            for seat in sorted(self.game.held):
                 self.emit({"input": "release", "seat": seat}, 0.5)
             return
         voted = frozenset().union(*(v for i, v in enumerate(ballot.votes) if i != ballot.index))
@@ -248,18 +252,16 @@ def table_inputs(lines: list[ScriptLine]) -> int:
     return table.inputs
 
 
-class Recorder(Table):
-    """A Table that keeps every event it steps the engine with, timers included."""
+class Recorder(GameSession):
+    """A session that keeps every event it steps the engine with, timers included."""
 
     def __init__(self) -> None:
         super().__init__()
         self.events: list[Event] = []
 
-    def _apply(
-        self, event: Event, line: ScriptLine | None, record: dict[str, Any] | None
-    ) -> tuple[Effect, ...]:
+    def take(self, event: Event, at: float, **where: Any) -> tuple[Effect, ...]:
         self.events.append(event)
-        return super()._apply(event, line, record)
+        return super().take(event, at, **where)
 
 
 def engine_only(pre: list[list[ScriptLine]]) -> Callable[[], int]:
@@ -268,7 +270,7 @@ def engine_only(pre: list[list[ScriptLine]]) -> Callable[[], int]:
     games = []
     for lines in pre:
         recorder = Recorder()
-        recorder.run(lines)
+        Table(session=recorder).run(lines)
         setup, *rest = recorder.events
         assert isinstance(setup, GameSetUp)
         games.append((setup, rest))
@@ -304,8 +306,8 @@ def resume_figures(inputs: int, repeat: int) -> float:
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     path = folder / "journal.jsonl"
     os.environ.pop("COMPANION_CRASH_AT", None)  # the test hook must stay off here
-    sink = journal.Journal(path)
-    table = Table(journal=sink)
+    sink = journal.Journal.create(path)
+    table = Table(sink)
     start = time.perf_counter()
     table.run(parsed(script))
     written = time.perf_counter() - start
@@ -313,14 +315,19 @@ def resume_figures(inputs: int, repeat: int) -> float:
     # Keep exactly ``inputs`` lines: a prefix of a journal is a journal (a crash leaves one).
     kept = path.read_bytes().splitlines(keepends=True)[:inputs]
     path.write_bytes(b"".join(kept))
+    # The lock file's head counts every line written: it would (rightly) call
+    # the cut journal damaged. A journal without it resumes with a warning.
+    journal.lock_path(path).unlink()
     inputs = len(kept)
     print(f"journal: {table.inputs} inputs written with write+fsync each in {written:.2f} s "
           f"({table.inputs / written:,.0f} inputs/s); kept the first {inputs} lines "
           f"({path.stat().st_size / 1024:.0f} KiB)")  # fmt: skip
 
     def resume() -> int:
-        game = cli._resume(path, None)
-        return game.day
+        with contextlib.redirect_stderr(io.StringIO()):  # the warning about the lock file
+            table = cli._resume(path, None, None)
+        assert table.game is not None
+        return table.game.day
 
     seconds, _ = best_of(repeat, resume)
     runs = []

@@ -1,49 +1,50 @@
-"""The command line: ``companion [replay|resume|rulesets] ...``.
+"""The command line: ``companion [replay|resume|rulesets|say|voices|selftest] ...``.
 
-Until the host console exists, ``companion`` alone replays the demo game and
-prints its protocol.
+Until the host console exists, ``companion`` alone replays the demo game
+and prints its protocol. Every error is one line on standard error
+(``companion: ...``) and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import stat
 import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TextIO
 
-from . import journal, live, report
-from .core.state import Game
+from . import live, report
+from .journal import Journal, JournalError
 from .replay import Table
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
-from .script import ScriptError, ScriptLine, parse_lines
+from .script import ScriptError, ScriptLine, parse_lines, read_script
 from .seats.selftest import selftest_command
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "examples" / "demo.jsonl"
+
+#: options that only mean something with --realtime (a plain replay is silent)
+_LIVE_ONLY = ("voice", "rate", "pack", "device", "captions", "captions_to", "host_log", "speed")
 
 
 class CliError(Exception):
     """A one-line message for the user; exit status 2."""
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command is None:
-            game = _replay(DEMO, None)
-            _print(game, as_json=False, lang=args.lang)
-        elif args.command == "replay" and args.realtime:
-            game = _realtime(Path(args.script), args)
-            _print(game, args.json, args.lang)
-        elif args.command == "replay":
-            game = _replay(Path(args.script), Path(args.journal) if args.journal else None)
-            _print(game, args.json, args.lang)
+            table = _replay(DEMO, None)
+            _print(table, as_json=False, lang=args.lang)
+        elif args.command in ("replay", "resume"):
+            _play(args)
         elif args.command in ("say", "voices"):
             _voice_command(args)
-        elif args.command == "resume":
-            game = _resume(Path(args.journal), Path(args.script) if args.script else None)
-            _print(game, args.json, args.lang)
         elif args.command == "selftest":
             return selftest_command(args.pins, args.timeout, args.lang)
         elif args.command == "rulesets":
@@ -53,44 +54,66 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (``companion replay x | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (CliError, ScriptError, RulesetError, OSError, KeyError, ValueError) as error:
-        print(f"companion: {error}", file=sys.stderr)
+    except (CliError, ScriptError, RulesetError, JournalError, OSError, ValueError) as error:
+        print(f"companion: {_one_line(error)}", file=sys.stderr)
         return 2
     return 0
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        return f"{error.filename}: {error.strerror}"
+    text = " ".join(str(error).split())
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     parser.add_argument(
-        "--lang", choices=("ru", "en"), default="ru", help="language of the protocol (ru)"
+        "--lang", choices=("ru", "en"), default="ru", help="language of the protocol and voice (ru)"
     )
+    # Global options work after the subcommand too (``companion replay X --lang en``):
+    # the subcommands repeat them with no default, so they only override.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--lang", choices=("ru", "en"), default=argparse.SUPPRESS)
     voice = argparse.ArgumentParser(add_help=False)
     voice.add_argument("--voice", help="espeak-ng voice, e.g. ru, ru+f3, en (default: --lang)")
-    voice.add_argument("--rate", type=int, default=165, help="words per minute (165)")
+    voice.add_argument("--rate", type=int, help="words per minute (165)")
     voice.add_argument("--pack", help="a voice pack folder of recorded WAV files")
     voice.add_argument("--device", help="sound output device (default: the system's)")
     voice.add_argument("--captions", action="store_true", help="print cues, play no sound")
-    sub = parser.add_subparsers(dest="command")
-    replay = sub.add_parser("replay", parents=[voice], help="run a table script")
-    replay.add_argument("script")
-    replay.add_argument(
+    voice.add_argument(
+        "--captions-to", metavar="FILE", help="where captions go (default: standard output)"
+    )
+    voice.add_argument(
+        "--host-log",
+        metavar="FILE",
+        help="where the host's lines and the result go (default: standard error)",
+    )
+    play = argparse.ArgumentParser(add_help=False, parents=[common, voice])
+    play.add_argument(
         "--realtime", action="store_true", help="at the script's own pace, with the voice"
     )
-    replay.add_argument("--json", action="store_true", help="print the final state as JSON")
+    play.add_argument("--speed", type=float, help="with --realtime: play N times as fast (1)")
+    play.add_argument("--json", action="store_true", help="print the final state as JSON")
+    sub = parser.add_subparsers(dest="command")
+    replay = sub.add_parser("replay", parents=[play], help="run a table script")
+    replay.add_argument("script")
     replay.add_argument("--journal", help="journal every accepted input to this file")
-    resume = sub.add_parser("resume", help="rebuild a game from its journal and go on")
+    resume = sub.add_parser("resume", parents=[play], help="rebuild a game from its journal, go on")
     resume.add_argument("journal")
     resume.add_argument("--script", help="continue with this script after the journaled lines")
-    resume.add_argument("--json", action="store_true", help="print the final state as JSON")
-    sub.add_parser("rulesets", help="list the rulesets")
-    selftest = sub.add_parser("selftest", help="light each seat, ask for its button")
+    sub.add_parser("rulesets", parents=[common], help="list the rulesets")
+    selftest = sub.add_parser(
+        "selftest", parents=[common], help="light each seat, ask for its button"
+    )
     selftest.add_argument("--pins", default="default", help="pin map: hardware/NAME.toml or a path")
     selftest.add_argument("--timeout", type=float, default=10.0, help="seconds per seat (10)")
-    say = sub.add_parser("say", parents=[voice], help="speak one cue, to try a voice")
+    say = sub.add_parser("say", parents=[common, voice], help="speak one cue, to try a voice")
     say.add_argument("cue", help="a cue of the phrase catalogue, e.g. vote_question")
     say.add_argument("args", nargs="*", help="NAME=VALUE, e.g. seat=3")
     say.add_argument("--ruleset", default="tournament")
-    voices = sub.add_parser("voices", parents=[voice], help="list or pre-render the voice")
+    voices = sub.add_parser("voices", parents=[common, voice], help="list or pre-render the voice")
     voices.add_argument("action", choices=("list", "build"))
     voices.add_argument("--ruleset", default="tournament")
     voices.add_argument("--seats", type=int, default=10)
@@ -101,97 +124,183 @@ def _settings(args: argparse.Namespace) -> live.VoiceSettings:
     return live.VoiceSettings(
         lang=args.lang,
         voice=args.voice,
-        rate=args.rate,
+        rate=args.rate if args.rate is not None else 165,
         pack=Path(args.pack) if args.pack else None,
         device=args.device,
         captions_only=args.captions,
     )
 
 
-def _realtime(script: Path, args: argparse.Namespace) -> Game:
-    # With --json the final state owns standard output; captions go to stderr.
-    captions = sys.stderr if args.json else None
-    game = live.replay_realtime(_lines(script), _settings(args), captions)
-    if game is None:
-        raise CliError(f"{script}: no setup line: nothing to play")
-    return game
+# --- replay and resume ------------------------------------------------------------
 
 
-def _voice_command(args: argparse.Namespace) -> None:
-    settings = _settings(args)
-    if args.command == "say":
-        values: dict[str, int | str] = {}
-        for item in args.args:
-            name, sep, value = item.partition("=")
-            if not sep:
-                raise CliError(f"say: {item!r}: give arguments as NAME=VALUE")
-            values[name] = int(value) if value.lstrip("-").isdigit() else value
-        print(live.say(args.cue, values, args.ruleset, settings))
-    elif args.action == "list":
-        print("\n".join(live.voices_list(settings, args.ruleset, args.seats)))
-    else:
-        count = live.voices_build(settings, args.ruleset, args.seats)
-        print(f"{count} phrases rendered and cached ({settings.tts.voice})")
+def _play(args: argparse.Namespace) -> None:
+    if not args.realtime:
+        given = [f"--{name.replace('_', '-')}" for name in _LIVE_ONLY if getattr(args, name)]
+        if given:
+            raise CliError(
+                f"{given[0]}: only with --realtime (a plain replay plays no sound and "
+                "prints only the protocol or --json)"
+            )
+        if args.command == "replay":
+            table = _replay(Path(args.script), Path(args.journal) if args.journal else None)
+        else:
+            table = _resume(Path(args.journal), Path(args.script) if args.script else None, None)
+        _print(table, args.json, args.lang)
+        return
+    speed = args.speed if args.speed is not None else 1.0
+    if not 0.01 <= speed <= 10_000:
+        raise CliError(f"--speed {speed:g}: give a number from 0.01 to 10000")
+    with _outputs(args) as outputs:
+        if args.command == "replay":
+            table = _realtime(Path(args.script), args, outputs, speed)
+        else:
+            script = Path(args.script) if args.script else None
+            table = _resume(Path(args.journal), script, (args, outputs, speed))
+        _print(table, args.json, args.lang, stream=outputs.result)
 
 
-def _lines(path: Path) -> list[ScriptLine]:
-    text = path.read_text(encoding="utf-8")
-    return parse_lines(text.splitlines(), str(path), load_ruleset)
+@contextlib.contextmanager
+def _outputs(args: argparse.Namespace) -> Iterator[live.Outputs]:
+    """The table's stream (captions) and the host's (host log, then the
+    result), never one file: what the table may hear and what only the host
+    may read are kept apart. With --json the host's stream holds the JSON
+    alone."""
+    with contextlib.ExitStack() as stack:
+        captions = _open_output(args.captions_to, sys.stdout, stack, private=False)
+        host = _open_output(args.host_log, sys.stderr, stack, private=True)
+        if _same_file(captions, host):
+            raise CliError(
+                "--captions-to and --host-log name the same file: captions are the "
+                "table's, the host log is the host's alone"
+            )
+        yield live.Outputs(captions, None if args.json else host, host)
 
 
-def _replay(script: Path, journal_path: Path | None) -> Game:
-    lines = _lines(script)
-    if journal_path is not None and journal_path.exists() and journal_path.stat().st_size:
-        raise CliError(f"{journal_path}: journal exists; use 'companion resume {journal_path}'")
+def _open_output(
+    path: str | None, default: TextIO, stack: contextlib.ExitStack, *, private: bool
+) -> TextIO:
+    if path is None or path == "-":
+        return default
+    if Path(path).is_dir():
+        raise CliError(f"{path}: is a folder; give a file name")
+    # What the host reads holds every role: private to the user, like a journal.
+    fd = os.open(
+        path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600 if private else 0o644
+    )
+    return stack.enter_context(open(fd, "w", encoding="utf-8", buffering=1))
+
+
+def _same_file(a: TextIO, b: TextIO) -> bool:
+    """Two streams on one file or pipe (a terminal is a screen: both may
+    show there)."""
+    try:
+        one, two = os.fstat(a.fileno()), os.fstat(b.fileno())
+    except (OSError, ValueError, AttributeError):
+        return a is b
+    shared = (one.st_dev, one.st_ino) == (two.st_dev, two.st_ino)
+    return shared and (stat.S_ISREG(one.st_mode) or stat.S_ISFIFO(one.st_mode))
+
+
+def _replay(script: Path, journal_path: Path | None) -> Table:
+    lines = read_script(script, load_ruleset)
     is_journal = bool(lines) and lines[0].fields.get("journal") is True
-    _stamp_setup(lines)
     # Opened only now that every line has parsed: a broken script leaves no journal.
-    sink = journal.Journal(journal_path) if journal_path is not None else None
-    table = Table(journal=sink, auto_timers=not is_journal, source=str(script))
+    journal = Journal.create(journal_path) if journal_path is not None else None
+    table = Table(journal, auto_timers=not is_journal, source=str(script))
     try:
         table.run(lines)
     finally:
-        if sink is not None:
-            sink.close()
+        if journal is not None:
+            journal.close()
     return _finished(table, script)
 
 
-def _resume(journal_path: Path, script: Path | None) -> Game:
-    text = journal.read(journal_path)
-    if text.torn is not None:
-        print(
-            f"companion: {journal_path}:{len(text.lines) + 1}: torn last line skipped "
-            f"({len(text.torn)} characters): {text.torn[:60]!r}",
-            file=sys.stderr,
-        )
-    lines = parse_lines(text.lines, str(journal_path), load_ruleset)
-    # The script is parsed before anything runs or the journal is touched.
-    script_lines = _lines(script) if script is not None else []
-    _check_digest(journal_path, lines)
-    table = Table(auto_timers=False, source=str(journal_path))
-    table.run(lines)
-    # Journal from here on; cut a torn tail first so the next line starts clean.
-    sink = journal.Journal(journal_path, truncate_to=text.good_bytes)
-    table.journal = sink
+def _realtime(script: Path, args: argparse.Namespace, outputs: live.Outputs, speed: float) -> Table:
+    lines = read_script(script, load_ruleset)
+    journal = Journal.create(Path(args.journal)) if args.journal else None
+    table = Table(journal, source=str(script))
     try:
+        live.replay_realtime(
+            lines, _settings(args), outputs, session=table.session, speed=speed, source=str(script)
+        )
+    finally:
+        if journal is not None:
+            journal.close()
+    return _finished(table, script)
+
+
+Live = tuple[argparse.Namespace, live.Outputs, float]
+
+
+def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> Table:
+    journal, text = Journal.resume(journal_path)
+    try:
+        for warning in text.warnings:
+            print(f"companion: {warning}", file=sys.stderr)
+        lines = parse_lines(text.lines, str(journal_path), load_ruleset)
+        # The script is read before anything runs or the journal is touched.
+        script_lines = read_script(script, load_ruleset) if script is not None else []
+        if script is not None:
+            _check_against_script(journal_path, lines, script, script_lines)
+        _check_digest(journal_path, lines)
+        table = Table(auto_timers=False, source=str(journal_path))
+        table.run(lines)
+        # Journal from here on; cut a torn tail first so the next line starts clean.
+        journal.repair()
+        table.journal = journal
         if script is not None:
             rest = [line for line in script_lines if line.number > table.last_line]
-            if table.game is None:  # not even the setup was journaled
-                _stamp_setup(rest)
-            table.auto_timers = True
             table.source = str(script)
-            table.run(rest)
+            if realtime is None:
+                table.auto_timers = True
+                table.run(rest)
+            else:
+                args, outputs, speed = realtime
+                live.replay_realtime(
+                    rest,
+                    _settings(args),
+                    outputs,
+                    session=table.session,
+                    speed=speed,
+                    source=str(script),
+                )
     finally:
-        sink.close()
+        journal.close()
     return _finished(table, journal_path)
 
 
-def _stamp_setup(lines: list[ScriptLine]) -> None:
-    """Journals remember which ruleset file they were played with."""
-    for line in lines[:1]:
-        name = line.fields.get("ruleset")
-        if isinstance(name, str) and "ruleset_sha256" not in line.fields:
-            line.fields["ruleset_sha256"] = ruleset_digest(name)
+def _check_against_script(
+    path: Path, lines: list[ScriptLine], script: Path, script_lines: list[ScriptLine]
+) -> None:
+    """A journal's ``line`` must point at the same input in the script it
+    is resumed with; one that points past it is refused, not obeyed."""
+    by_number = {line.number: line for line in script_lines}
+    for line in lines:
+        number = line.fields.get("line")
+        if not isinstance(number, int):
+            continue
+        source = by_number.get(number)
+        if source is None:
+            raise ScriptError(
+                str(path),
+                line.number,
+                line.text,
+                f"'line' {number} is not an input of {script} "
+                f"(its inputs are on lines {_span(script_lines)})",
+            )
+        if source.fields.get("input") != line.fields.get("input"):
+            raise ScriptError(
+                str(path),
+                line.number,
+                line.text,
+                f"line {number} of {script} is {source.fields.get('input')!r}, not this input: "
+                "was the journal made from another script?",
+            )
+
+
+def _span(lines: list[ScriptLine]) -> str:
+    return f"{lines[0].number}–{lines[-1].number}" if lines else "none"
 
 
 def _check_digest(path: Path, lines: list[ScriptLine]) -> None:
@@ -204,17 +313,41 @@ def _check_digest(path: Path, lines: list[ScriptLine]) -> None:
             )
 
 
-def _finished(table: Table, source: Path) -> Game:
+def _finished(table: Table, source: Path) -> Table:
     if table.game is None:
         raise CliError(f"{source}: no setup line: nothing to play")
-    return table.game
+    return table
 
 
-def _print(game: Game, as_json: bool, lang: str = "ru") -> None:
+def _print(table: Table, as_json: bool, lang: str = "ru", stream: TextIO | None = None) -> None:
+    game = table.game
+    assert game is not None
+    out = stream or sys.stdout
     if as_json:
-        print(json.dumps(report.summary(game), ensure_ascii=False, indent=2))
+        text = json.dumps(report.summary(game, ignored=table.ignored), ensure_ascii=False, indent=2)
     else:
-        print("\n".join(report.protocol(game, lang)))
+        text = "\n".join(report.protocol(game, lang, ignored=table.ignored))
+    print(text, file=out, flush=True)
+
+
+# --- the voice ------------------------------------------------------------------
+
+
+def _voice_command(args: argparse.Namespace) -> None:
+    settings = _settings(args)
+    if args.command == "say":
+        values: dict[str, int | str] = {}
+        for item in args.args:
+            name, sep, value = item.partition("=")
+            if not sep:
+                raise CliError(f"say: {item!r}: give arguments as NAME=VALUE")
+            values[name] = int(value) if value.lstrip("-").isdigit() and len(value) < 20 else value
+        print(live.say(args.cue, values, args.ruleset, settings))
+    elif args.action == "list":
+        print("\n".join(live.voices_list(settings, args.ruleset, args.seats)))
+    else:
+        count = live.voices_build(settings, args.ruleset, args.seats)
+        print(f"{count} phrases rendered and cached ({settings.tts.voice})")
 
 
 if __name__ == "__main__":

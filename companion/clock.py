@@ -35,6 +35,27 @@ class MonotonicClock:
         return time.monotonic()
 
 
+class GameClock:
+    """Game time on the monotonic clock: seconds since the setup (the
+    numbers the journal holds), starting at ``start_at`` (a resumed game
+    goes on from its last journaled time) and running ``speed`` times as
+    fast as the wall clock (a demo, a training run, a bench)."""
+
+    def __init__(self, start_at: float = 0.0, speed: float = 1.0) -> None:
+        if not speed > 0:
+            raise ValueError("a clock's speed must be above 0")
+        self.speed = speed
+        self._start_at = start_at
+        self._origin = time.monotonic()
+
+    def now(self) -> float:
+        return self._start_at + (time.monotonic() - self._origin) * self.speed
+
+    def wall_time(self, at: float) -> float:
+        """The monotonic time at which the game clock reads ``at``."""
+        return self._origin + (at - self._start_at) / self.speed
+
+
 class FakeClock:
     """A clock that moves only when told to (tests, replays)."""
 

@@ -3,21 +3,23 @@ the voices listed and pre-rendered."""
 
 from __future__ import annotations
 
-import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .clock import MonotonicClock
+from .clock import GameClock
 from .core.effects import Effect, Say
-from .core.events import GameSetUp
+from .core.events import Event, GameSetUp
 from .core.rules import Ruleset
 from .core.state import Game
 from .hostlog import HostLog
+from .journal import Journal
 from .rulesets import load_ruleset
 from .runtime import Runtime
-from .script import ScriptLine
+from .script import ScriptError, ScriptLine
+from .session import EffectSink, GameSession
 from .voice.announcer import Announcer
 from .voice.cue_args import check_cue_args, check_seats
 from .voice.pack import VoicePack
@@ -40,11 +42,10 @@ class VoiceSettings:
         return TtsVoice(self.voice or self.lang, self.rate)
 
 
-def announcer(
-    settings: VoiceSettings, rules: Ruleset, seats: int, captions: TextIO | None = None
-) -> Announcer:
+def announcer(settings: VoiceSettings, rules: Ruleset, seats: int, captions: TextIO) -> Announcer:
     """The voice for a game: every phrase it can need rendered and in memory.
-    ``captions``: where cues are printed without sound (standard output)."""
+    ``captions``: where cues are printed when there is no sound (the table's
+    stream: nothing only the host may know is ever written to it)."""
     speaker: Speaker = (
         CaptionSpeaker(captions)
         if settings.captions_only
@@ -56,36 +57,84 @@ def announcer(
     return voice
 
 
-def replay_realtime(
-    lines: list[ScriptLine], settings: VoiceSettings, captions: TextIO | None = None
-) -> Game | None:
-    """Play a table script at its own pace on the real clock, with the voice."""
-    setup = next((line.event for line in lines if isinstance(line.event, GameSetUp)), None)
-    if setup is None:
-        return None
-    voice = announcer(settings, setup.ruleset, setup.seats, captions)
-    log = HostLog(captions, lang=settings.lang)
+@dataclass(frozen=True, slots=True)
+class Outputs:
+    """Where a live table writes, one stream each: what the table may hear
+    and what only the host may read never share one."""
+
+    captions: TextIO  # the table's: cues as text when they are not spoken
+    host_log: TextIO | None  # the host's: roles, check answers, proposals (None: not kept)
+    result: TextIO  # the host's too: the protocol or JSON at the end
+
+
+def table_effects(voice: Announcer, log: HostLog | None) -> EffectSink:
+    """Where a live table's effects go: what is said to the voice (which
+    shows captions when it cannot speak), what only the host may know to the
+    host log. Each takes only its own kinds of effect."""
 
     def effects(now: float, effects: tuple[Effect, ...]) -> None:
         voice(now, effects)
-        log(now - start, effects)
+        if log is not None:
+            log(now, effects)
 
-    clock = MonotonicClock()
-    runtime = Runtime(
-        clock,
-        effects,
-        on_rejected=lambda e, why: print(f"refused: {why}", file=sys.stderr),
-        realtime=True,
-    )
-    start = clock.now()
+    return effects
+
+
+def replay_realtime(
+    lines: list[ScriptLine],
+    settings: VoiceSettings,
+    outputs: Outputs,
+    *,
+    journal: Journal | None = None,
+    session: GameSession | None = None,
+    speed: float = 1.0,
+    source: str = "script",
+) -> Game | None:
+    """Play a table script at its own pace (``speed`` times as fast) on the
+    real clock, with the voice, journaling every accepted input.
+    ``session``: a game rebuilt from its journal, which the script goes on.
+    An input the engine refuses stops the run, as in a plain replay: a
+    ScriptError names the line."""
+    session = session or GameSession(journal=journal)
+    if session.game is not None:
+        rules, seats = session.game.rules, len(session.game.seats)
+    else:
+        setup = next((ln.event for ln in lines if isinstance(ln.event, GameSetUp)), None)
+        if setup is None:
+            return None
+        rules, seats = setup.ruleset, setup.seats
+    voice = announcer(settings, rules, seats, outputs.captions)
+    log = HostLog(outputs.host_log, lang=settings.lang) if outputs.host_log else None
+    effects = table_effects(voice, log)
+
+    refused: list[ScriptError] = []
+    by_number = {line.number: line for line in lines}
     finished = threading.Event()
+
+    def rejected(event: Event, reason: str, number: int | None) -> None:
+        line = by_number.get(number or 0)
+        refused.append(
+            ScriptError(source, line.number if line else 0, line.text if line else "", reason)
+        )
+        finished.set()
+        runtime.stop()
+
+    clock = GameClock(start_at=session.now, speed=speed)
+    runtime = Runtime(clock, effects, on_rejected=rejected, realtime=True, session=session)
 
     def feed() -> None:  # a thread that only enqueues, each line at its time
         for line in lines:
-            if finished.wait(max(0.0, start + line.at - clock.now())):
+            if finished.wait(max(0.0, clock.wall_time(line.at) - time.monotonic())):
                 return
-            if line.event is not None:
-                runtime.submit(line.event, line.fields)
+            if line.event is None:  # "wait": the loop's clock runs on by itself
+                continue
+            ruleset = line.fields.get("ruleset")
+            runtime.submit(
+                line.event,
+                at=line.at,
+                line=line.fields.get("line", line.number),
+                ruleset=ruleset if isinstance(ruleset, str) else None,
+            )
         runtime.stop()
 
     feeder = threading.Thread(target=feed, name="script", daemon=True)
@@ -103,6 +152,8 @@ def replay_realtime(
         loop.join(2.0)
     finally:
         voice.close()
+    if refused:
+        raise refused[0]
     return runtime.game
 
 

@@ -2,11 +2,15 @@
 
 Threads (seat buttons, the console, the microphone, a script feeder) only
 ``submit``: the input is stamped with the clock's time and queued. One loop
-(``run``) takes them in order, fires each timer at its deadline, steps the
-engine, journals the accepted input, and only then carries out the effects.
-Timer deadlines are counted from the input that asked for them (for a timer
-started by a timer, from that timer's deadline), never from when the loop
-got round to it: lateness is measured, never accumulated.
+(``run``) takes them in order, fires each timer at its deadline, and hands
+each input to the ``GameSession``, which steps the engine, journals the
+accepted input, and only then carries out the effects. Timer deadlines are
+counted from the input that asked for them (for a timer started by a timer,
+from that timer's deadline), never from when the loop got round to it:
+lateness is measured, never accumulated.
+
+The clock reads game time: seconds since the setup, the same numbers the
+journal holds (``GameClock`` over the monotonic clock).
 """
 
 from __future__ import annotations
@@ -17,37 +21,32 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from .clock import Clock, Deadlines, Timers
-from .core.common import IllegalInput
-from .core.effects import Effect
-from .core.engine import apply
-from .core.events import (
-    BadEvent,
-    Event,
-    GameSetUp,
-    TimeAdjusted,
-    TimerExpired,
-    TimersPaused,
-)
+from .codec import input_name
+from .core.engine import IllegalInput
+from .core.events import BadEvent, Event, TimerExpired
 from .core.state import Game
-from .journal import Journal
+from .journal import Journal, JournalWriteError
 from .realtime import QuietCollector, raise_priority
-from .script import event_fields
+from .session import Changed, EffectSink, GameSession
 
 log = logging.getLogger(__name__)
 
-EffectSink = Callable[[float, tuple[Effect, ...]], None]
-Rejected = Callable[[Event, str], None]
-Changed = Callable[[Game | None, Game], None]  # the state before and after an input
+#: (the input refused, why, the script line it came from if any)
+Rejected = Callable[[Event, str, int | None], None]
+
+#: after a timer's expiry could not be journaled (a full disk), how long the
+#: loop waits before it tries again, in seconds of the clock
+RETRY_AFTER = 1.0
 
 
 @dataclass(frozen=True, slots=True)
 class Queued:
     at: float  # when it happened, on the runtime's clock
     event: Event
-    fields: dict[str, Any] | None = None  # the script line's fields, if it came from one
+    line: int | None = None  # the script line it came from, if any
+    ruleset: str | None = None  # a setup's ruleset as its script names it
 
 
 @dataclass
@@ -58,7 +57,7 @@ class TimerStats:
 
 
 class Runtime:
-    """Owns the game, the timers' deadlines and the journal."""
+    """The live loop around one ``GameSession``."""
 
     def __init__(
         self,
@@ -71,30 +70,52 @@ class Runtime:
         on_rejected: Rejected | None = None,
         on_changed: Changed | None = None,
         realtime: bool = False,
+        session: GameSession | None = None,
     ) -> None:
         """``realtime``: ``run`` gives its thread a real-time priority and
         keeps full garbage collections to quiet moments (``QuietCollector``):
         for the live table, not for tests that run the loop in their own
-        thread."""
+        thread. ``session``: a game already under way (a resumed journal)."""
         self.clock = clock
-        self.on_effects = on_effects
+        self.session = session or GameSession(journal=journal, game=game, deadlines=deadlines)
+        self.session.on_effects = on_effects
+        self.session.on_changed = on_changed or self.session.on_changed
         self.on_rejected = on_rejected or _log_rejected
-        self.on_changed = on_changed
-        self.journal = journal
-        self.game = game
-        self.timers = Timers(deadlines)
         self.stats = TimerStats()
         self.realtime = realtime
         self.quiet = QuietCollector() if realtime else None
         self._queue: queue.Queue[Queued | None] = queue.Queue()
+        self._hold_timers_until = float("-inf")
+
+    @property
+    def game(self) -> Game | None:
+        return self.session.game
+
+    @property
+    def timers(self) -> Timers:
+        return self.session.timers
+
+    @property
+    def on_changed(self) -> Changed | None:
+        return self.session.on_changed
+
+    @on_changed.setter
+    def on_changed(self, hook: Changed | None) -> None:
+        self.session.on_changed = hook
 
     # --- for every thread ----------------------------------------------------
     def submit(
-        self, event: Event, fields: dict[str, Any] | None = None, *, at: float | None = None
+        self,
+        event: Event,
+        *,
+        at: float | None = None,
+        line: int | None = None,
+        ruleset: str | None = None,
     ) -> None:
         """Queue an input, stamped with the time it happened (``at``, on the
         runtime's clock; default: now). Thread-safe."""
-        self._queue.put(Queued(self.clock.now() if at is None else at, event, fields))
+        stamp = self.clock.now() if at is None else at
+        self._queue.put(Queued(stamp, event, line, ruleset))
 
     def stop(self) -> None:
         """Make ``run`` return once what is queued now is done. Thread-safe."""
@@ -115,11 +136,13 @@ class Runtime:
             raise_priority("timer loop")
             if self.quiet is not None:
                 self.quiet.start(self.clock.now())
+        speed = getattr(self.clock, "speed", 1.0)
         while stopping is None or not stopping.is_set():
             now = self.clock.now()
+            next_due = max(self.timers.next_due, self._hold_timers_until)
             if self.quiet is not None and self._queue.empty():
-                self.quiet.idle(now, self.timers.next_due)
-            timeout = max(0.0, self.timers.next_due - now)
+                self.quiet.idle(now, next_due)
+            timeout = max(0.0, next_due - now) / speed
             try:
                 item = self._queue.get(timeout=min(timeout, 0.5))
             except queue.Empty:
@@ -128,7 +151,6 @@ class Runtime:
             if item is None:
                 self.fire_due(self.clock.now())
                 return
-            self.fire_due(item.at)
             self._take(item)
 
     def run_pending(self) -> None:
@@ -139,57 +161,38 @@ class Runtime:
                 item = self._queue.get_nowait()
             except queue.Empty:
                 break
-            if item is None:
-                continue
-            self.fire_due(item.at)
-            self._take(item)
+            if item is not None:
+                self._take(item)
         self.fire_due(self.clock.now())
 
     def fire_due(self, until: float) -> None:
         """Fire, in deadline order, every timer due by ``until``."""
-        while (due := self.timers.earliest()) is not None and due[1] <= until:
+        if until < self._hold_timers_until:
+            return
+        session = self.session
+        while (due := session.timers.earliest()) is not None and due[1] <= until:
             name, deadline, generation = due
             self.stats.lateness.append(max(0.0, self.clock.now() - deadline))
-            self._apply(TimerExpired(name, generation), max(deadline, 0.0), None)
+            event = TimerExpired(name, generation)
+            try:
+                session.take(event, max(deadline, 0.0))
+            except JournalWriteError as error:
+                # The expiry stays due; try again a little later rather than
+                # spin on a full disk.
+                self._hold_timers_until = self.clock.now() + RETRY_AFTER
+                self.on_rejected(event, str(error), None)
+                return
 
     # --- one input -------------------------------------------------------------
     def _take(self, item: Queued) -> None:
-        event = item.event
-        if isinstance(event, TimersPaused | TimeAdjusted) and not event.remaining:
-            left = self.timers.remaining(item.at)
-            event = (
-                TimersPaused(left)
-                if isinstance(event, TimersPaused)
-                else TimeAdjusted(event.seconds, left)
-            )
+        self.fire_due(item.at)
         try:
-            self._apply(event, item.at, item.fields)
+            self.session.take(item.event, item.at, line=item.line, ruleset=item.ruleset)
         except (IllegalInput, BadEvent) as error:
-            self.on_rejected(event, str(error))
-
-    def _apply(self, event: Event, at: float, fields: dict[str, Any] | None) -> None:
-        before = self.game
-        game, effects = apply(before, event)
-        if self.journal is not None:
-            record = {"at": round(at, 6), **(fields if fields is not None else event_fields(event))}
-            if isinstance(event, TimersPaused | TimeAdjusted):
-                record["remaining"] = [[name, seconds] for name, seconds in event.remaining]
-            if isinstance(event, GameSetUp):
-                record["journal"] = True
-            self.journal.append(record)  # on disk before anything is carried out
-        self.game = game
-        self.timers.accepted(event, game is not before and before is not None, effects, at)
-        if self.on_changed is not None and game is not before and game is not None:
-            try:
-                self.on_changed(before, game)  # the seat lights, before the slower voice
-            except Exception:
-                log.exception("showing the new state failed")
-        if effects:
-            try:
-                self.on_effects(at, effects)
-            except Exception:  # a broken shell never stops the game
-                log.exception("carrying out %s failed", effects)
+            self.on_rejected(item.event, f"{input_name(item.event)}: {error}", item.line)
+        except JournalWriteError as error:
+            self.on_rejected(item.event, str(error), item.line)
 
 
-def _log_rejected(event: Event, reason: str) -> None:
-    log.warning("%s refused: %s", type(event).__name__, reason)
+def _log_rejected(event: Event, reason: str, line: int | None) -> None:
+    log.warning("refused: %s", reason)

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ BAD = [
     ("unknown input", '{"input": "vote", "seat": 3}', True, "'input' must be one of"),
     ("unknown key", '{"input": "press", "seat": 3, "hold": 2}', True, "unknown key 'hold'"),
     ("missing key", '{"input": "nominate", "by": 2}', True, "input 'nominate' needs 'target'"),
-    ("wrong type", '{"input": "press", "seat": "3"}', True, "'seat' must be a whole number"),
+    ("wrong type", '{"input": "press", "seat": "3"}', True, "'seat' must be a seat number"),
     ("wrong list", '{"input": "best_move", "seat": 1, "suspects": "3"}', True, "list of seat"),
     ("time backwards", '{"at": 10, "input": "next"}', True, "not before 85"),
     ("unknown ruleset", '{"input": "setup", "ruleset": "street"}', True, "no ruleset named"),
@@ -108,7 +109,7 @@ def test_a_nomination_at_night(tmp_path: Path, capsys: pytest.CaptureFixture[str
     path = script(tmp_path, SETUP, bad)
     status, out, err = main(capsys, "replay", path)
     assert (status, out) == (2, "")
-    assert err == f"companion: {path}:2: {bad}: Nominated is not allowed in phase night\n"
+    assert err == f"companion: {path}:2: {bad}: nominate: not allowed in phase night\n"
 
 
 def test_a_script_without_setup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -139,7 +140,7 @@ def test_exit_status_and_streams_of_a_real_process(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
         f'companion: {path}:5: {{"after": 1, "input": "press", "seat": 11}}: '
-        "seat 11 is not at this table (1–10)"
+        "press: seat 11 is not at this table (1–10)"
     ]
 
 
@@ -175,20 +176,78 @@ def test_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
     assert {"club", "tournament"} <= set(out.split())
 
 
-def test_realtime_json_keeps_the_captions_off_standard_output(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """``replay --realtime --json``: standard output is the JSON alone (a
-    program reads it); the cues and the host log go to standard error."""
-    path = script(tmp_path, SETUP)  # the setup alone: its cues, then the end of the script
+@pytest.fixture
+def restored_collector() -> Iterator[None]:
     thresholds = gc.get_threshold()
     try:
-        status, out, err = main(capsys, "replay", path, "--realtime", "--captions", "--json")
+        yield
     finally:  # the live loop tunes the collector for the whole process
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+@pytest.mark.usefixtures("restored_collector")
+def test_realtime_keeps_the_tables_stream_apart_from_the_hosts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``replay --realtime``: standard output is the table's (captions
+    alone); the host log and the protocol go to standard error."""
+    path = script(tmp_path, SETUP)  # the setup alone: its cues, then the end of the script
+    status, out, err = main(capsys, "replay", path, "--realtime", "--captions", "--speed", "20")
     assert os.sched_getscheduler(0) == os.SCHED_OTHER  # only the loop's thread was raised
     assert status == 0
-    state = json.loads(out)
-    assert state["ruleset"] == "tournament"
-    assert "» Наступает ночь. Город засыпает." in err.splitlines()
+    assert out.splitlines()[0] == "» Наступает ночь. Город засыпает."
+    assert all(line.startswith(("» ", "! ")) for line in out.splitlines())
+    assert "роль" not in out and "шериф" not in out.lower()
+    assert "00:00.00  Место 5: роль sheriff" in err.splitlines()  # the host's
+    assert "Стол: правила «tournament», мест 10" in err
+
+
+@pytest.mark.usefixtures("restored_collector")
+def test_realtime_json_goes_to_the_host_log_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, host = script(tmp_path, SETUP), tmp_path / "host.json"
+    status, out, err = main(
+        capsys, "replay", path, "--realtime", "--captions", "--json", "--host-log", host
+    )
+    assert status == 0 and err == ""
+    assert json.loads(host.read_text(encoding="utf-8"))["ruleset"] == "tournament"
+    assert (host.stat().st_mode & 0o777) == 0o600  # it holds every role
+    assert "» Наступает ночь. Город засыпает." in out.splitlines()
+
+
+def test_captions_and_host_log_in_one_file_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, both = script(tmp_path, SETUP), tmp_path / "both.txt"
+    status, out, err = main(
+        capsys, "replay", path, "--realtime", "--captions-to", both, "--host-log", both
+    )
+    assert (status, out) == (2, "")
+    assert err == (
+        "companion: --captions-to and --host-log name the same file: captions are the "
+        "table's, the host log is the host's alone\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "option", [["--captions"], ["--speed", "2"], ["--host-log", "h.txt"], ["--device", "pulse"]]
+)
+def test_live_options_need_realtime(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    status, out, err = main(capsys, "replay", script(tmp_path, SETUP), *option)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"companion: {option[0]}: only with --realtime")
+
+
+def test_global_options_work_after_the_subcommand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = script(tmp_path, *START)
+    after = main(capsys, "replay", path, "--lang", "en")
+    before = main(capsys, "--lang", "en", "replay", path)
+    assert after == before and after[0] == 0
+    assert "Seat 1 nominated seat 3" in after[1]
+    assert main(capsys, "replay", path)[1] != after[1]  # Russian by default

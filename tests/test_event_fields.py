@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from companion.codec import encode as event_fields
 from companion.core.events import (
     BestMoveMade,
     Event,
@@ -27,7 +28,7 @@ from companion.core.events import (
     Undone,
 )
 from companion.rulesets import load_ruleset
-from companion.script import event_fields, parse_line
+from companion.script import parse_line
 
 CLUB = load_ruleset("club")
 

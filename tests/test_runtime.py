@@ -37,7 +37,7 @@ class Recorder:
     def effects(self, now: float, effects: tuple[Effect, ...]) -> None:
         self.said.extend((now, e.cue) for e in effects if isinstance(e, Say))
 
-    def rejected(self, event: object, reason: str) -> None:
+    def rejected(self, event: object, reason: str, line: int | None) -> None:
         self.refused.append(reason)
 
 
@@ -77,13 +77,13 @@ def test_refused_inputs_are_reported_and_change_nothing() -> None:
     runtime.submit(Nominated(1, 3))  # at night
     runtime.run_pending()
     assert runtime.game is game
-    assert seen.refused and "not allowed in phase night" in seen.refused[0]
+    assert seen.refused == ["nominate: not allowed in phase night"]
 
 
 def test_the_journal_is_written_before_the_effects(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     order: list[str] = []
-    journal = Journal(path)
+    journal = Journal.create(path)
     clock = FakeClock()
 
     def effects(now: float, effects: tuple[Effect, ...]) -> None:
@@ -105,7 +105,7 @@ def test_the_journal_is_written_before_the_effects(tmp_path: Path) -> None:
 
 def test_pause_and_adjust_take_the_time_left_from_the_loops_clock(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
-    runtime, clock, _seen = live(Journal(path))
+    runtime, clock, _seen = live(Journal.create(path))
     clock.set(100)  # seat 1 has spoken 20 s of 60
     runtime.submit(TimersPaused())
     runtime.run_pending()

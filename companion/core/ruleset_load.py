@@ -58,7 +58,7 @@ __all__ = ["RulesetError", "parse_ruleset", "toml_syntax_error"]
 
 #: Seats a ruleset may allow: a game needs two, and no club table holds more
 #: than twenty (the voice renders every seat's phrases ahead of time).
-MIN_SEATS, MAX_SEATS = 2, 20
+MIN_SEATS, MAX_SEATS = 2, 40
 #: A timer runs at least 0.1 s (0 or less made replay loop without end) and
 #: at most a day: longer than any game, and a forum «day» still fits.
 MIN_TIMER_S, MAX_TIMER_S = 0.1, 86_400.0

@@ -1,0 +1,148 @@
+"""Reading a journal back: the checksum chain, the head, torn tails.
+
+What a crash can leave is only a torn *last* line: bytes after the last
+newline (a write cut short), or a last line of zero bytes (a file system
+that grew the file before its data reached the disk). Those are dropped
+with a warning. Anything else that does not check out — a line changed,
+deleted, duplicated, moved, or lines removed from the end — is refused with
+one line naming the file and line: something other than a crash changed
+the journal, and guessing would be worse than stopping.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .script import MAX_LINE
+
+SUM_LENGTH = 16
+_SUM_KEY = b',"sum":"'
+_SUFFIX = len(_SUM_KEY) + SUM_LENGTH + len(b'"}')
+
+
+class JournalError(Exception):
+    """A journal that cannot be used; ``str()`` is one line naming it."""
+
+
+class JournalDamaged(JournalError):
+    """A journal changed by something other than a crash: resume is refused."""
+
+    def __init__(self, source: str, line: int, message: str) -> None:
+        super().__init__(f"{source}:{line}: {message}; resume refused")
+        self.source, self.line = source, line
+
+
+@dataclass(frozen=True, slots=True)
+class JournalText:
+    lines: list[str]  # whole, checked lines, without their newline
+    torn: str | None  # the torn tail that was dropped, if any
+    good_bytes: int  # length of the file up to the last whole line
+    last_sum: str = ""  # the last whole line's checksum
+    warnings: list[str] = field(default_factory=list)  # one line each, for stderr
+
+
+def chain(previous: str, body: bytes) -> str:
+    """A line's checksum: its content (without the checksum) chained to the
+    line before's checksum ("" for the first line)."""
+    return hashlib.sha256(previous.encode("ascii") + body).hexdigest()[:SUM_LENGTH]
+
+
+def lock_path(journal: Path) -> Path:
+    return journal.with_name(journal.name + ".lock")
+
+
+def read_head(journal: Path) -> tuple[int, str] | None:
+    """(lines, last checksum) from the journal's lock file; None when there
+    is no lock file or it says nothing usable (a copied journal, a power cut
+    before the lock file reached the disk)."""
+    try:
+        data = lock_path(journal).read_bytes()[:2000]
+    except OSError:
+        return None
+    for raw in data.split(b"\n"):
+        parts = raw.split()
+        if len(parts) == 3 and parts[0] == b"head:" and parts[1].isdigit():
+            last = parts[2].decode("ascii", errors="replace")
+            return int(parts[1]), "" if last == "-" else last
+    return None
+
+
+def verify(data: bytes, source: str, head: tuple[int, str] | None) -> JournalText:
+    """Check every line's checksum and the head; raise ``JournalDamaged``
+    naming the first line that is wrong."""
+    end = data.rfind(b"\n") + 1
+    raws = data[:end].split(b"\n")[:-1]
+    tail = data[end:]
+    torn = _shown(tail) if tail else None
+    lines: list[str] = []
+    sums: list[str] = []
+    previous = ""
+    good = 0
+    for number, raw in enumerate(raws, 1):
+        problem, line_sum = _check(raw, previous, raws[number - 2] if number > 1 else None)
+        if problem:
+            if number == len(raws) and not tail and b"\0" in raw:
+                torn = _shown(raw)  # zeros where the last line's data never arrived
+                break
+            raise JournalDamaged(source, number, problem)
+        try:
+            lines.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise JournalDamaged(source, number, "not UTF-8 text") from None
+        sums.append(line_sum)
+        previous = line_sum
+        good += len(raw) + 1
+    warnings = []
+    if torn is not None:
+        warnings.append(
+            f"{source}:{len(lines) + 1}: torn last line skipped "
+            f"({len(torn)} characters): {torn[:60]!r}"
+        )
+    if head is None:
+        warnings.append(
+            f"{source}: no lock file beside it ({Path(source).name}.lock): "
+            "lines removed from its end could not be checked"
+        )
+    else:
+        _check_head(source, head, sums)
+    return JournalText(lines, torn, good, previous, warnings)
+
+
+def _check(raw: bytes, previous: str, before: bytes | None) -> tuple[str, str]:
+    """(problem, checksum): problem is "" for a good line."""
+    if len(raw) > MAX_LINE:
+        return f"a line of {len(raw)} bytes (at most {MAX_LINE})", ""
+    if len(raw) <= _SUFFIX or raw[-_SUFFIX : -SUM_LENGTH - 2] != _SUM_KEY or raw[-2:] != b'"}':
+        return "no checksum at the end of the line (not a journal line, or cut)", ""
+    written = raw[-SUM_LENGTH - 2 : -2].decode("ascii", errors="replace")
+    if chain(previous, raw[:-_SUFFIX] + b"}") == written:
+        return "", written
+    if raw == before:
+        return "a copy of the line before it", ""
+    return (
+        "checksum does not match: this line was changed, or a line before it "
+        "was deleted, added or moved",
+        "",
+    )
+
+
+def _check_head(source: str, head: tuple[int, str], sums: list[str]) -> None:
+    count, last = head
+    name = f"{Path(source).name}.lock"
+    if count > len(sums):
+        raise JournalDamaged(
+            source,
+            len(sums) + 1,
+            f"missing: its lock file ({name}) records {count} lines, the journal has "
+            f"{len(sums)}: lines were removed from its end",
+        )
+    if count and sums[count - 1] != last:
+        raise JournalDamaged(
+            source, count, f"not the line its lock file ({name}) records as line {count}"
+        )
+
+
+def _shown(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace")

@@ -1,0 +1,139 @@
+"""One game as every driver runs it: the engine's state, its timers'
+deadlines and its journal.
+
+The replay of a script (fake clock) and the live loop (real clock) differ
+only in where inputs and time come from. What happens to an input is this
+one implementation: the time left on the running timers is filled in for
+the host's pause and ±time, the engine steps, the accepted input is
+journaled (whole and fsynced), and only then is the new state kept and the
+effects carried out. A refused input — by the engine, or because its line
+could not be written — leaves everything as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from . import codec
+from .clock import Deadlines, Timers
+from .core.effects import Effect, Ignored
+from .core.engine import apply
+from .core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused
+from .core.state import Game
+from .journal import Journal
+from .rulesets import ruleset_digest
+
+log = logging.getLogger(__name__)
+
+EffectSink = Callable[[float, tuple[Effect, ...]], None]
+Changed = Callable[[Game | None, Game], None]  # the state before and after an input
+
+
+class GameSession:
+    """Owns the game, the timers the engine asked for (as deadlines) and
+    the journal. ``take`` is the only way an input gets in."""
+
+    def __init__(
+        self,
+        *,
+        journal: Journal | None = None,
+        game: Game | None = None,
+        deadlines: Deadlines | None = None,
+        on_effects: EffectSink | None = None,
+        on_changed: Changed | None = None,
+        now: float = 0.0,
+    ) -> None:
+        self.journal = journal
+        self.game = game
+        self.timers = Timers(deadlines)
+        self.on_effects = on_effects
+        self.on_changed = on_changed
+        self.now = now  # the time of the last input taken: time never runs back
+        self.inputs = 0  # inputs taken
+        self.ignored: list[int] = []  # script lines of inputs that changed nothing
+        self.last_line = 0  # the highest script line taken (for resuming)
+
+    def take(
+        self,
+        event: Event,
+        at: float,
+        *,
+        line: int | None = None,
+        ruleset: str | None = None,
+    ) -> tuple[Effect, ...]:
+        """Apply one input that happened at ``at``. ``line``: the script line
+        it came from; ``ruleset``: a setup's ruleset as the script names it.
+        Raises IllegalInput or BadEvent (refused by the engine) or
+        JournalWriteError (not written): in every case nothing changed."""
+        # Times are kept to the microsecond, as the journal writes them, so that
+        # a resumed game has exactly the deadlines the first run had.
+        at = round(at if at > self.now else self.now, 6)
+        kind = type(event)
+        if kind is TimersPaused or kind is TimeAdjusted:
+            event = self._with_time_left(event, at)
+        before = self.game
+        game, effects = apply(before, event)
+        if self.journal is not None:
+            self.journal.append(_record(event, at, line, ruleset))  # before anything is done
+        self.game = game
+        self.now = at
+        self.inputs += 1
+        self.timers.accepted(event, game is not before and before is not None, effects, at)
+        if line is not None and kind is not TimerExpired:
+            if line > self.last_line:
+                self.last_line = line
+            if game is before and any(type(e) is Ignored for e in effects):
+                self.ignored.append(line)
+        if self.on_changed is not None and game is not before:
+            try:
+                self.on_changed(before, game)  # the seat lights, before the slower voice
+            except Exception:
+                log.exception("showing the new state failed")
+        if effects and self.on_effects is not None:
+            try:
+                self.on_effects(at, effects)
+            except Exception:  # a broken shell never stops the game
+                log.exception("carrying out %s failed", effects)
+        return effects
+
+    def _with_time_left(self, event: Event, at: float) -> Event:
+        """The host's pause / ±time carries what the clock shows now (a
+        journal's line already does)."""
+        if isinstance(event, TimersPaused) and not event.remaining:
+            return TimersPaused(self.timers.remaining(at))
+        if isinstance(event, TimeAdjusted) and not event.remaining:
+            return TimeAdjusted(event.seconds, self.timers.remaining(at))
+        return event
+
+    def fire_due(self, until: float) -> None:
+        """Fire, in deadline order, every timer due by ``until``, each at its
+        own deadline (one an undo brought back, already past, fires now)."""
+        while (due := self.timers.earliest()) is not None and due[1] <= until:
+            name, deadline, generation = due
+            self.take(TimerExpired(name, generation), deadline)
+
+    def passed(self, at: float, line: int) -> None:
+        """A script line that is not an input (``wait``) was reached at ``at``."""
+        self.now = max(self.now, round(at, 6))
+        self.last_line = max(self.last_line, line)
+
+
+def _record(event: Event, at: float, line: int | None, ruleset: str | None) -> dict[str, Any]:
+    """The journal line of an accepted input: its time, its fields, the
+    script line it came from."""
+    record: dict[str, Any] = {"at": at, **codec.encode(event)}
+    if isinstance(event, GameSetUp):
+        reference = ruleset or event.ruleset.name
+        if reference.endswith(".toml") or "/" in reference:
+            # A relative path must still resolve when the journal is resumed
+            # from another folder.
+            reference = str(Path(reference).resolve())
+        record["ruleset"] = reference
+        record["journal"] = True
+        record["ruleset_sha256"] = ruleset_digest(reference)
+    if line is not None and type(event) is not TimerExpired:
+        record["line"] = line
+    return record

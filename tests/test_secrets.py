@@ -1,0 +1,115 @@
+"""Secrets stay with the host (issue 8, item 7): what the table hears
+(captions in place of speech) and what only the host may read (roles,
+check answers, proposals) go to two streams, and over many random games
+the table's stream never carries a role or a check answer.
+
+The games are whole club and tournament games played by the bench's bot
+(bench/engine.py) through the same effects sink as a live table
+(``live.table_effects``): the real phrase catalogue and caption speaker on
+one stream, the host log on the other."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from bench.engine import Bot, parsed
+from companion import live
+from companion.core.effects import Effect, Say, TellHost
+from companion.core.events import GameSetUp
+from companion.hostlog import HostLog
+from companion.replay import Table
+from companion.voice.phrases import Catalogue
+
+GAMES = 16
+
+#: the only arguments a spoken cue may carry: seats, counts, times, the
+#: discipline's public words, and teams only when the game is decided
+PUBLIC_ARGS = {"seat", "seats", "nominees", "votes", "night", "day", "seconds", "count", "unit", "loss", "reason"}  # fmt: skip
+END_CUES = {"game_won", "team_loses"}
+
+
+def play(seed: int, lang: str) -> tuple[list[Effect], str, str, Catalogue, GameSetUp]:
+    ruleset = "club" if seed % 2 else "tournament"
+    lines = parsed(Bot(seed, ruleset).play(until_inputs=3_000))
+    setup = lines[0].event
+    assert isinstance(setup, GameSetUp)
+    captions, host = io.StringIO(), io.StringIO()
+    settings = live.VoiceSettings(lang=lang, captions_only=True)
+    voice = live.announcer(settings, setup.ruleset, setup.seats, captions)
+    sink = live.table_effects(voice, HostLog(host, lang=lang))
+    seen: list[Effect] = []
+
+    def both(now: float, effects: tuple[Effect, ...]) -> None:
+        seen.extend(effects)
+        sink(now, effects)
+
+    Table(on_effects=both).run(lines)
+    voice.close()  # waits for any phrase rendered on first use
+    return seen, captions.getvalue(), host.getvalue(), Catalogue.load(lang), setup
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_tables_stream_never_carries_a_role_or_a_check_answer(lang: str) -> None:
+    checks = 0
+    for seed in range(GAMES):
+        effects, captions, host, catalogue, setup = play(seed, lang)
+        rules = setup.ruleset
+        said = [e for e in effects if isinstance(e, Say)]
+        # Every spoken cue carries public arguments only.
+        for say in said:
+            names = {name for name, _ in say.args}
+            allowed = PUBLIC_ARGS | ({"team"} if say.cue in END_CUES else set())
+            assert names <= allowed, (seed, say)
+        # The table's stream is the spoken cues, one line each, and nothing
+        # else. (In order but for a phrase rendered on first use — a list of
+        # several nominees — which comes when it is ready: docs/notes.md.)
+        expected = [catalogue.text(s.cue, dict(s.args), rules) for s in said]
+        lines = captions.splitlines()
+        assert sorted(line[2:] for line in lines) == sorted(expected), seed
+        assert all(line[:2] in ("» ", "! ") for line in lines)
+        # The host's stream has what the table must not hear ...
+        told = [e for e in effects if isinstance(e, TellHost)]
+        roles = [dict(t.args) for t in told if t.what == "role"]
+        assert len(roles) == setup.seats
+        answers = [dict(t.args) for t in told if t.what == "check"]
+        checks += len(answers)
+        role_word = "роль" if lang == "ru" else "role"
+        for role in roles:
+            line = (
+                f"{'Место' if lang == 'ru' else 'Seat'} {role['seat']}: {role_word} {role['role']}"
+            )
+            assert line in host
+        check_word = "Проверка" if lang == "ru" else "Check"
+        assert host.count(check_word) >= len(answers)
+        # ... and none of it reaches the table's stream.
+        assert role_word not in captions.lower() and check_word not in captions
+    assert checks > 20  # the games had checks to keep secret
+
+
+def test_the_host_log_and_captions_take_only_their_own_effects() -> None:
+    """The sink hands each stream only its kind: a TellHost never reaches
+    the captions, a Say never reaches the host log."""
+    from companion.rulesets import load_ruleset
+
+    rules = load_ruleset("tournament")
+    captions, host = io.StringIO(), io.StringIO()
+    voice = live.announcer(live.VoiceSettings(captions_only=True), rules, 10, captions)
+    sink = live.table_effects(voice, HostLog(host))
+    sink(0.0, (TellHost("role", (("seat", 5), ("role", "sheriff"))),))
+    sink(
+        1.0,
+        (
+            TellHost(
+                "check", (("seat", 5), ("target", 6), ("reveals", "team:black"), ("answer", "yes"))
+            ),
+        ),
+    )
+    sink(2.0, (Say("night_falls", (("night", 1),)),))
+    voice.close()
+    assert captions.getvalue() == "» Наступает ночь. Город засыпает.\n"
+    assert host.getvalue().splitlines() == [
+        "00:00.00  Место 5: роль sheriff",
+        "00:01.00  Проверка: игрок 5 → игрок 6: yes",
+    ]
