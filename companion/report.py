@@ -4,14 +4,20 @@ kills, checks, result)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .core import views
 from .core.state import Game, Record
 
 
-def summary(game: Game) -> dict[str, Any]:
-    """The final state as printed by ``companion replay --json``."""
+def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
+    """The final state as printed by ``companion replay --json``.
+
+    ``ignored``: the script lines of the inputs the engine took without
+    changing the game (their effects held an ``Ignored``); the replay driver
+    knows them, the game does not.
+    """
     result = game.result
     return {
         "ruleset": game.rules.name,
@@ -29,6 +35,7 @@ def summary(game: Game) -> dict[str, Any]:
         "proposals": [
             {"seat": p.seat, "offence": p.offence, "reason": p.reason} for p in game.proposals
         ],
+        "ignored": {"count": len(ignored), "lines": list(ignored)},
         "seats": [
             {
                 "seat": seat.number,
@@ -39,7 +46,7 @@ def summary(game: Game) -> dict[str, Any]:
                 else {
                     "how": seat.out.how,
                     "day": seat.out.day,
-                    "last_word_s": seat.out.last_word_s,
+                    "last_word_s": _num(seat.out.last_word_s),
                 },
                 "offences": seat.count,
                 "next_speech_s": _num(views.next_speech_s(game, seat)),
@@ -108,6 +115,7 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "no": "нет",
         "day_prefix": "день",
         "nobody": "никто",
+        "ignored": "Вводы без последствий: {count} (строки сценария: {lines})",
     },
     "en": {
         "setup": "Table: ruleset {ruleset!r}, {seats} seats",
@@ -149,12 +157,14 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "no": "no",
         "day_prefix": "day",
         "nobody": "nobody",
+        "ignored": "Inputs that changed nothing: {count} (script lines: {lines})",
     },
 }
 
 
-def protocol(game: Game, lang: str = "ru") -> list[str]:
-    """The protocol as text lines, in Russian (default) or English."""
+def protocol(game: Game, lang: str = "ru", ignored: Sequence[int] = ()) -> list[str]:
+    """The protocol as text lines, in Russian (default) or English. With
+    ``ignored`` (as for ``summary``) a last line lists those script lines."""
     words = _TEMPLATES[lang]
     rules = game.rules
     role_names = {role.id: role.name for role in rules.roles}
@@ -202,6 +212,9 @@ def protocol(game: Game, lang: str = "ru") -> list[str]:
             extra.append(words["rating"].format(points=seat.rating_penalty))
         if extra:
             lines.append(words["seat"].format(seat=seat.number, role=", ".join(extra)))
+    if ignored:
+        listed = ", ".join(map(str, ignored))
+        lines.append(words["ignored"].format(count=len(ignored), lines=listed))
     return lines
 
 

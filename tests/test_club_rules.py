@@ -11,6 +11,7 @@ same ten seats unless a test says otherwise.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,10 +20,16 @@ from companion import report
 from companion.core import engine, views
 from companion.core.common import IllegalInput
 from companion.core.effects import Effect, Ignored, Say
-from companion.core.events import Nominated, OffenceGiven
+from companion.core.events import (
+    GameSetUp,
+    HostAdvanced,
+    Nominated,
+    OffenceGiven,
+    TeamSurrendered,
+)
 from companion.core.night import steps as night_steps
-from companion.core.rules import Offence
-from companion.core.state import Game
+from companion.core.rules import MissRule, Offence
+from companion.core.state import Game, Result
 from companion.replay import Table
 from companion.rulesets import load_ruleset
 from companion.script import parse_lines
@@ -760,6 +767,77 @@ def test_maniac_with_two_others_plays_on() -> None:
     club.end_speeches()
     club.night(("shot", 4, 1), ("kill", 5, 4))
     assert club.json["result"] is None and club.phase == "last_word"
+
+
+# -- a team with no player at the table (issue 8) ------------------------------
+# A club game dealt without a Maniac: «maniac» neither wins nor loses, on every
+# path to a result (a result reaches the club's ratings).
+
+NO_MANIAC = ["civilian", "civilian", "civilian", "mafia", "don", "civilian"]
+
+
+def _result(club: Club) -> tuple[list[str], list[str], str]:
+    result = club.json["result"]
+    assert result is not None
+    return result["winners"], result["losers"], result["reason"]
+
+
+def test_no_maniac_elimination() -> None:
+    club = Club(["civilian", "civilian", "civilian", "mafia"])
+    nominated(club, (1, 4), (2, 3))
+    club.vote(1, 2, 3)  # 4 leaves; 3 gets the rest (seat 4 alone)
+    club.end_speeches()  # the last word
+    assert _result(club) == ([CIVILIANS], [MAFIA], "eliminated")
+
+
+def test_no_maniac_parity() -> None:
+    club = Club(["civilian", "civilian", "civilian", "mafia", "don"])
+    club.to_day_one()
+    club.end_speeches()
+    club.night(("shot", 4, 1), ("shot", 5, 1))
+    assert _result(club) == ([MAFIA], [CIVILIANS], "parity")
+
+
+def test_no_maniac_team_loss() -> None:
+    """team_loss.6 names the mafia and the Maniac; only the mafia played."""
+    club = Club(NO_MANIAC)
+    club.to_day_one()
+    club({"input": "offence", "seat": 4, "offence": "mafia_maniac_deal", "after": 5})
+    assert _result(club) == ([CIVILIANS], [MAFIA], "team_loss")
+    assert club.said("team_loses") == [{"team": MAFIA}]
+
+
+def test_no_maniac_surrender() -> None:
+    club = Club(NO_MANIAC)
+    game = club.to_day_one()
+    with pytest.raises(IllegalInput, match="team 'maniac' has no player at this table"):
+        engine.step(game, TeamSurrendered(MANIAC))
+    club({"input": "surrender", "team": CIVILIANS, "after": 5})
+    assert _result(club) == ([MAFIA], [CIVILIANS], "surrender")
+
+
+def test_no_maniac_misses_rule() -> None:
+    """The club has no misses rule; with one (as tournament 5.2) the losers
+    are still only the teams that played."""
+    rules = replace(CLUB, miss_rule=MissRule(alive=4, nights=1, winner=CIVILIANS, clause="x"))
+    game, _ = engine.new_game(GameSetUp(rules, 4, ("civilian", "civilian", "civilian", "mafia")))
+    while game.phase != "ended":  # nobody nominates, nobody shoots: a miss at 4
+        game, _ = engine.step(game, HostAdvanced())
+    assert game.result == Result((CIVILIANS,), (MAFIA,), "misses", "x")
+
+
+def test_a_night_with_no_shooter_left_still_ends_in_a_miss() -> None:
+    """Silence at morning would tell the table that the mafia is gone: «промах»
+    is said as when living shooters do not agree."""
+    for gone in (True, False):
+        club = Club(["civilian", "civilian", "civilian", "civilian", "mafia", "maniac"])
+        club.to_day_one()
+        if gone:
+            club({"input": "offence", "seat": 5, "offence": "swearing", "after": 5})
+        club.end_speeches()
+        club.night()
+        assert club.said("miss") == [{}], gone
+        assert club.records("miss") == [{"day": 1, "step": "shot"}]
 
 
 # -- the club night -----------------------------------------------------------

@@ -14,7 +14,7 @@ import pytest
 from companion import report
 from companion.core import views
 from companion.core.common import IllegalInput
-from companion.core.effects import Effect, Say, StartTimer
+from companion.core.effects import Effect, Ignored, Say, StartTimer
 from companion.core.engine import new_game, step
 from companion.core.events import (
     BadEvent,
@@ -397,6 +397,58 @@ def test_after_a_refusal_the_game_goes_on_as_if_nothing_happened() -> None:
             step(game, event)
     again, again_effects = step(game, Nominated(1, 3))
     assert again == straight and again_effects == straight_effects
+
+
+# --- inputs taken without a change say why (issue 8) -----------------------------
+
+
+def _window() -> Game:
+    """The vote window for seat 3 is open (nominees 3 and 4)."""
+    game, _ = go(day_one(), Nominated(1, 3), NEXT, Nominated(2, 4), *[NEXT] * 9)
+    assert views.phase_name(game) == "vote"
+    return game
+
+
+def _voted() -> Game:
+    game, _ = step(_window(), SeatPressed(5))
+    return game
+
+
+IGNORED: list[tuple[str, Callable[[], Game], Event, str]] = [
+    ("a press at night", start, SeatPressed(4), "seat 4 pressed in phase night"),
+    ("a press out of turn", day_one, SeatPressed(4), "seat 4 pressed out of turn"),
+    ("a press after the end", _ended, SeatPressed(4), "seat 4 pressed in phase ended"),
+    ("a second press in one window", _voted, SeatPressed(5), "seat 5 has already voted"),
+    ("a press after «Спасибо»", _counting, SeatPressed(6), "seat 6 pressed after «Спасибо»"),
+    ("a release at night", start, SeatReleased(4), "seat 4 released outside a vote, nothing held"),
+    ("a release in a speech", day_one, SeatReleased(4), "seat 4 released outside a vote, nothing held"),
+    ("a release in a window", _window, SeatReleased(4), "seat 4 released with nothing held"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("what", "make", "event", "reason"), IGNORED, ids=[i[0] for i in IGNORED])
+def test_an_input_that_changes_nothing_says_why(
+    what: str, make: Callable[[], Game], event: Event, reason: str
+) -> None:
+    before = make()
+    after, effects = step(before, event)
+    assert [e for e in effects if isinstance(e, Ignored)] == [Ignored(reason)]
+    assert after.ballot == before.ballot and report.summary(after) == report.summary(before)
+
+
+def test_lifting_a_hand_after_its_count_or_after_a_pass_is_not_ignored() -> None:
+    """Only a release with nothing held is ignored: a hand stays on the table
+    past the end of the vote, and a «Пас» button is let go after the turn."""
+    game, _ = go(_voted(), NEXT, NEXT)  # «Спасибо», «Принято»: the rest send 4 out
+    assert game.phase == "speeches" and game.held == {5}
+    lifted, effects = step(game, SeatReleased(5))
+    assert not any(isinstance(e, Ignored) for e in effects) and lifted.held == frozenset()
+    _, effects = step(lifted, SeatReleased(5))
+    assert Ignored("seat 5 released outside a vote, nothing held") in effects
+    passed, _ = step(day_one(), SeatPressed(1))  # the speaker's own button: «Пас»
+    assert passed.turn is not None and passed.turn.seat == 2
+    _, effects = step(passed, SeatReleased(1))
+    assert not any(isinstance(e, Ignored) for e in effects)
 
 
 def test_illegal_input_is_a_value_error() -> None:

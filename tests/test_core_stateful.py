@@ -15,6 +15,9 @@ undo and dismissals. After every input it checks:
 * an ended game stays ended (only the host's undo walks back from it);
 * undo gives back exactly the game before the last change;
 * the lights the engine sends are the seats whose light changed;
+* an input accepted without changing the game comes with an ``Ignored``
+  effect saying why, and only such an input (issue 8: nothing is silently
+  swallowed, and the replay lists exactly the inputs that did nothing);
 * the same inputs replayed from scratch give the same games, effects and JSON.
 """
 
@@ -38,7 +41,7 @@ from hypothesis.stateful import (
 from companion import report
 from companion.core import views
 from companion.core.common import IllegalInput
-from companion.core.effects import Effect, Say
+from companion.core.effects import Effect, Ignored, Say
 from companion.core.engine import new_game, step
 from companion.core.events import (
     BadEvent,
@@ -218,6 +221,10 @@ class CoreMachine(RuleBasedStateMachine):
         self, before: Game, event: Event, after: Game, effects: tuple[Effect, ...]
     ) -> None:
         rules = after.rules
+        ignored = any(isinstance(e, Ignored) for e in effects)
+        assert ignored == (after is before), (
+            f"{event}: ignored {ignored}, changed {after is not before}"
+        )
         # Lights (a view of the state): an out seat is dark unless it is
         # speaking its own last word; a seat's hand shows only while voting.
         turn = after.turn
@@ -228,7 +235,7 @@ class CoreMachine(RuleBasedStateMachine):
                 assert mode == "off"
             if mode == "holding":
                 assert after.phase == "voting" and after.ballot is not None
-                assert number in after.ballot.held
+                assert number in after.held
         # The phase and the result agree.
         assert (after.result is not None) == (after.phase == "ended")
         # A seat that is out never starts a speech.

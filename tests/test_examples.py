@@ -2,7 +2,8 @@
 
 Each ``examples/<name>.jsonl`` is replayed by ``companion replay <script> --json``
 (``companion.cli.main``, in process) and must print exactly the state checked in
-as ``examples/expected/<name>.json``. A script without an expected file fails.
+as ``examples/expected/<name>.json``, to the character (``60``, not ``60.0``).
+A script without an expected file fails.
 
 After a deliberate change to the engine or to a script, read the protocol first
 (``companion replay examples/<name>.jsonl`` prints it) and check that the game
@@ -23,7 +24,11 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from tests.helpers import EXAMPLES
+from companion.core.engine import new_game
+from companion.core.events import GameSetUp
+from companion.report import protocol, summary
+from companion.rulesets import load_ruleset
+from tests.helpers import EXAMPLES, TOURNAMENT_ROLES
 
 EXPECTED = EXAMPLES / "expected"
 SCRIPTS = sorted(EXAMPLES.glob("*.jsonl"))
@@ -49,7 +54,20 @@ def test_example_prints_its_expected_json(script: Path, capsys: pytest.CaptureFi
         f"(companion replay {script.relative_to(EXAMPLES.parent)}), then run "
         "UPDATE_EXPECTED=1 python -m pytest tests/test_examples.py"
     )
-    assert json.loads(out) == json.loads(expected.read_text(encoding="utf-8"))
+    assert out == expected.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
+def test_whole_seconds_print_as_integers(script: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/replay-json.md: «whole seconds print as integers (60, 0)» in every field."""
+    floats: list[str] = []
+
+    def number(text: str) -> float:
+        floats.append(text)
+        return float(text)
+
+    json.loads(replay_json(script, capsys), parse_float=number)
+    assert [f for f in floats if float(f).is_integer()] == []
 
 
 def test_every_expected_file_has_its_script() -> None:
@@ -83,3 +101,32 @@ def test_companion_alone_replays_the_demo_to_its_result(
     lines = out.splitlines()
     assert lines[0].startswith("[день 0] Стол: правила «tournament»")
     assert lines[-1] == "[день 3] Итог: победа — Красные; поражение — Чёрные (eliminated)"
+
+
+def test_the_vote_timeline_of_the_docs(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/table-script.md, "Vote windows": the worked timeline's counts, as the
+    protocol records them (the expected JSON checks who left and what was ignored)."""
+    assert main(["replay", str(EXAMPLES / "tournament-vote-timeline.jsonl")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if "За игрока" in line] == [
+        "[день 1] За игрока 3: 3 (голосовали: [1, 2, 4])",
+        "[день 1] За игрока 6: 2 (голосовали: [7, 9])",
+        "[день 1] За игрока 8: 5 (голосовали: [3, 5, 6, 8, 10])",
+    ]
+    assert lines[-1] == "Вводы без последствий: 4 (строки сценария: 20, 28, 29, 44)"
+
+
+def test_ignored_lines_in_the_json_and_the_protocol() -> None:
+    """report.summary / report.protocol take the ignored script lines from the
+    replay driver; without them there are none and the protocol has no such line."""
+    game, _ = new_game(GameSetUp(load_ruleset("tournament"), 10, tuple(TOURNAMENT_ROLES)))
+    assert summary(game)["ignored"] == {"count": 0, "lines": []}
+    assert summary(game, ignored=[4, 7])["ignored"] == {"count": 2, "lines": [4, 7]}
+    plain = protocol(game)
+    assert protocol(game, "ru", ignored=(4, 7)) == [
+        *plain,
+        "Вводы без последствий: 2 (строки сценария: 4, 7)",
+    ]
+    assert protocol(game, "en", ignored=[4, 7])[-1] == (
+        "Inputs that changed nothing: 2 (script lines: 4, 7)"
+    )

@@ -26,6 +26,7 @@ from companion.core.events import (
     NightChoiceMade,
     Undone,
 )
+from companion.core.night import steps as night_steps
 from companion.core.state import Game
 from companion.replay import Table
 from companion.report import protocol, records, summary
@@ -98,17 +99,17 @@ class Script:
         don: tuple[int, int] | None = None,
         sheriff: tuple[int, int] | None = None,
     ) -> Script:
-        """One night. ``complete``: every living black seat shot (the step ends
-        by itself); otherwise the host closes it. A check left out is skipped
-        by the host."""
+        """One night. A step never ends by itself when its actors have chosen
+        (issue 8: its length would tell who is alive): the host moves on. With
+        ``complete`` (every living black seat shot) at once, otherwise 5 s later.
+        A check the host moves on from at once; one left out 5 s later."""
         self.shots(shots)
-        if not complete:
-            self.host_next(5)
+        self.host_next(0 if complete else 5)
         for who in (don, sheriff):
             if who is None:
                 self.host_next(5)
             else:
-                self.add(5, input="check", seat=who[0], target=who[1])
+                self.add(5, input="check", seat=who[0], target=who[1]).host_next(0)
         return self
 
     def shots(self, shots: dict[int, int]) -> Script:
@@ -603,15 +604,17 @@ def test_a_voted_out_black_seat_no_longer_shoots() -> None:
 
 def test_a_black_seat_removed_at_night_leaves_the_shot_to_the_others() -> None:
     """4.7.3 «"ночные" подсказки знаками и голосом Дону и Шерифу» + procedure: seat 8 is
-    removed before it shoots; 3 and 6 are then all the living black, their shot kills
-    and the step ends at once. Seat 8 leaves without a last word (4.5)."""
+    removed before it shoots; 3 and 6 are then all the living black and their shot
+    kills. The step still runs until the host moves on (its length tells nothing).
+    Seat 8 leaves without a last word (4.5)."""
     s = Script().speeches(*range(1, 11)).shots({3: 4, 6: 4})
     waiting = s.play()
     assert waiting.night_step == 0  # seat 8 has not shot yet
     s.add(2, input="offence", seat=8, offence="night_hints")
     removed = s.play()
-    assert removed.night_step == 1  # the Don's check
-    s.add(5, input="check", seat=6, target=5).add(5, input="check", seat=5, target=3)
+    assert removed.night_step == 0 and removed.seat(8).out is not None
+    s.host_next(0).add(5, input="check", seat=6, target=5).host_next(0)
+    s.add(5, input="check", seat=5, target=3).host_next(0)
     game = s.play()
     assert seat_json(game, 4)["out"] == {"how": "killed", "day": 1, "last_word_s": 60}
     assert seat_json(game, 8)["out"] == {"how": "removed", "day": 1, "last_word_s": 0}
@@ -642,7 +645,7 @@ def test_checks_are_answered_to_the_host_only(
     """procedure (design.md 5): the Don checks for the Sheriff, the Sheriff for black;
     the answer is a TellHost effect (nothing said aloud) and a protocol record."""
     seat, role = who
-    s = Script().speeches(*range(1, 11)).shots({3: 1, 6: 1, 8: 1})
+    s = Script().speeches(*range(1, 11)).shots({3: 1, 6: 1, 8: 1}).host_next(0)
     if role == "don":
         s.add(5, input="check", seat=seat, target=target)
     else:
@@ -655,8 +658,9 @@ def test_checks_are_answered_to_the_host_only(
 
 def test_checks_by_the_wrong_role_are_illegal() -> None:
     """procedure: in the Don's step only the Don checks."""
-    s = Script().speeches(*range(1, 11)).shots({3: 1, 6: 1, 8: 1})  # the Don's step begins
+    s = Script().speeches(*range(1, 11)).shots({3: 1, 6: 1, 8: 1}).host_next(0)
     game = s.play()
+    assert night_steps(game)[game.night_step].id == "don_check"
     with pytest.raises(IllegalInput):
         step(game, NightChoiceMade(5, 3, "check"))
 

@@ -6,7 +6,7 @@ applies them. Each branch names the ruleset field it reads.
 
 from __future__ import annotations
 
-from . import day, night, outcome
+from . import day, outcome
 from .common import IllegalInput, Step, living, require, seat_in_range
 from .rules import LadderStep, Offence
 from .state import Out, evolve
@@ -137,21 +137,17 @@ def remove(
     stays = game.rules.voting.removed_nominee_stays
     if not stays and number in game.nominees and game.phase != "voting":
         t.set(nominees=tuple(n for n in game.nominees if n != number))
+    if number in t.game.held:  # a removed voter's hand leaves the table
+        t.set(held=t.game.held - {number})
     ballot = t.game.ballot
-    if ballot is not None:
-        # A removed voter's hand leaves the table; a vote in an open window goes with it.
+    open_window = ballot is not None and not ballot.counting and ballot.index < len(ballot.votes)
+    if ballot is not None and open_window and number in ballot.votes[ballot.index]:
+        # A vote in an open window goes with the voter.
         votes = ballot.votes
-        if not ballot.counting and ballot.index < len(votes):
-            votes = (
-                *votes[: ballot.index],
-                votes[ballot.index] - {number},
-                *votes[ballot.index + 1 :],
-            )
-        t.set(ballot=evolve(ballot, {"held": ballot.held - {number}, "votes": votes}))
+        votes = (*votes[: ballot.index], votes[ballot.index] - {number}, *votes[ballot.index + 1 :])
+        t.set(ballot=evolve(ballot, {"votes": votes}))
     if outcome.check(t):
         return
     turn = t.game.turn
     if turn is not None and turn.seat == number and turn.kind != "last_word":
         day.end_turn(t)
-    elif t.game.phase == "night":
-        night.advance_if_complete(t)

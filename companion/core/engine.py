@@ -109,7 +109,8 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
         return _finish(game, t, link=False)
     handler = _HANDLERS.get((game.phase, type(event))) or _ANY_PHASE.get(type(event))
     if handler is None:
-        raise IllegalInput(f"{_name(event)} is not allowed in phase {views.phase_name(game)}")
+        # No input's name here: the shell prefixes the script's own (``nominate``).
+        raise IllegalInput(f"not allowed in phase {views.phase_name(game)}")
     t = Step(game)
     handler(t, event)
     return _finish(game, t)
@@ -122,10 +123,6 @@ def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tupl
         # This step's own copy (t.changed), so it is safe to write.
         game.__dict__["prev"] = before if link else game.prev
     return game, tuple(t.effects)
-
-
-def _name(event: Event) -> str:
-    return type(event).__name__
 
 
 # --- handlers ----------------------------------------------------------------
@@ -174,9 +171,12 @@ def _adjusted(t: Step, event: Event) -> None:
 def _speech_pressed(t: Step, event: Event) -> None:
     assert isinstance(event, SeatPressed)
     seat_in_range(t.game, event.seat)
-    turn = t.game.turn
+    game = t.game
+    turn = game.turn
     if turn is not None and turn.seat == event.seat:
         t.record("passed", seat=event.seat)
+        if event.seat not in game.held:  # so that its release is not "nothing held"
+            t.set(held=game.held | {event.seat})
         day.end_turn(t)  # «Пас»: the speaker's own button ends the minute
     else:
         t.effects.append(Ignored(f"seat {event.seat} pressed out of turn"))
@@ -202,9 +202,16 @@ def _vote_released(t: Step, event: Event) -> None:
     voting.released(t, event.seat)
 
 
-def _release_ignored(t: Step, event: Event) -> None:
+def _released(t: Step, event: Event) -> None:
+    """A button let go outside a vote: a hand lifted after the last count or
+    after «Пас» (it was held), else nothing."""
     assert isinstance(event, SeatReleased)
     seat_in_range(t.game, event.seat)
+    held = t.game.held
+    if event.seat in held:
+        t.set(held=held - {event.seat})
+    else:
+        t.effects.append(Ignored(f"seat {event.seat} released outside a vote, nothing held"))
 
 
 def _press_ignored(t: Step, event: Event) -> None:
@@ -233,6 +240,11 @@ def _surrender(t: Step, event: Event) -> None:
     require(
         any(team.id == event.team for team in rules.teams),
         f"no team {event.team!r} in ruleset {rules.name!r}",
+    )
+    # A team that was not dealt into this game cannot lose it (outcome.playing_teams).
+    require(
+        event.team in outcome.playing_teams(t.game),
+        f"team {event.team!r} has no player at this table",
     )
     require(t.game.phase != "ended", "the game is over")
     t.record("surrender", team=event.team)
@@ -278,7 +290,7 @@ _ANY_PHASE: dict[type, Handler] = {
     TimersResumed: _resumed,
     TimeAdjusted: _adjusted,
     SeatPressed: _press_ignored,
-    SeatReleased: _release_ignored,
+    SeatReleased: _released,
     OffenceGiven: _offence,
     ProposalDismissed: _dismiss,
     TeamSurrendered: _surrender,

@@ -1,9 +1,11 @@
 """The night: steps from the ruleset, the choices the host enters, the morning.
 
 Steps run in ruleset order, each timed (``Ruleset.night`` / ``night0``). A
-step ends when every living actor has chosen, when its timer runs out, or
-when the host moves on. A step whose actors are all out still runs its
-time, so the table cannot hear who is dead.
+step ends only when its timer runs out or the host moves on: never because
+its actors have chosen, are out or are blocked. A step therefore sounds and
+lasts the same whoever is still playing, so the table cannot hear who is
+dead, who is blocked or who has chosen (issue 8, item 7). Choices go to the
+host alone (records, ``TellHost``), never to a ``Say``.
 """
 
 from __future__ import annotations
@@ -82,7 +84,6 @@ def choose(t: Step, event: NightChoiceMade) -> None:
         answer = _reveals(game, step.reveals, event.target)
         t.record("check", seat=event.seat, target=event.target, answer=answer)
         t.tell("check", seat=event.seat, target=event.target, reveals=step.reveals, answer=answer)
-    advance_if_complete(t)
 
 
 def _reveals(game: Game, reveals: str, target: int) -> str:
@@ -91,21 +92,6 @@ def _reveals(game: Game, reveals: str, target: int) -> str:
     if kind == "role":
         return "yes" if seat.role == value else "no"
     return "yes" if game.rules.team(seat.team).color == value else "no"
-
-
-def advance_if_complete(t: Step) -> None:
-    game = t.game
-    all_steps = steps(game)
-    if game.phase != "night" or game.night_step >= len(all_steps):
-        return
-    step = all_steps[game.night_step]
-    actors = _actors(game, step)
-    if step.action == "none" or not actors:
-        return
-    chosen = {seat for step_id, seat, _ in game.choices if step_id == step.id}
-    if chosen.issuperset(actors):
-        t.cancel_timers("night")
-        next_step(t)
 
 
 def _morning(t: Step) -> None:
@@ -165,7 +151,9 @@ def _resolve(t: Step) -> tuple[int, ...]:
             shot_by = {seat for seat, _ in mine}
             if shooters and shot_by.issuperset(shooters) and len(targets) == 1:
                 kills.append(targets.pop())
-            elif shooters:  # no shooter left alive: nothing to miss
+            else:
+                # Said even when no shooter is left alive: silence at morning
+                # would tell the table that the shooting team is gone.
                 t.record("miss", step=step.id)
                 t.say("miss")
         elif step.action == "kill":
@@ -195,7 +183,7 @@ def _miss_rule(t: Step, shot_killed: bool) -> bool:
     t.set(misses=misses)
     if misses < rule.nights:
         return False
-    losers = tuple(team.id for team in t.game.rules.teams if team.id != rule.winner)
+    losers = tuple(team for team in outcome.playing_teams(t.game) if team != rule.winner)
     outcome.end(t, Result((rule.winner,), losers, "misses", rule.clause))
     return True
 

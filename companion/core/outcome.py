@@ -1,6 +1,9 @@
 """How a game ends: wins by elimination or parity, draws, team losses.
 
-Win kinds are ruleset data (``Team.win``); this module only counts.
+Win kinds are ruleset data (``Team.win``); this module only counts. A team
+of the ruleset with no seat at this table (a club game dealt without a
+Maniac) neither wins nor loses: results list only the teams that played,
+since they reach a club's ratings.
 """
 
 from __future__ import annotations
@@ -17,6 +20,17 @@ def _alive_by_team(game: Game) -> dict[str, int]:
     return counts
 
 
+def playing_teams(game: Game) -> tuple[str, ...]:
+    """The ruleset's teams that have (or had) a seat at this table, in ruleset order."""
+    dealt = {seat.team for seat in game.seats}
+    return tuple(team.id for team in game.rules.teams if team.id in dealt)
+
+
+def _others(game: Game, winners: tuple[str, ...]) -> tuple[str, ...]:
+    """The losers beside ``winners``: every other team that played."""
+    return tuple(team for team in playing_teams(game) if team not in winners)
+
+
 def decide(game: Game) -> Result | None:
     """The result the table has reached, or None while the game goes on."""
     rules = game.rules
@@ -30,16 +44,14 @@ def decide(game: Game) -> Result | None:
     if len(parity_alive) == 1:
         team = parity_alive[0]
         if counts[team] >= total - counts[team]:
-            losers = tuple(t.id for t in rules.teams if t.id != team)
-            return Result((team,), losers, "parity")
+            return Result((team,), _others(game, (team,)), "parity")
     if not parity_alive:
         winners = tuple(t.id for t in rules.teams if t.win == "eliminate" and counts[t.id] > 0)
-        losers = tuple(t.id for t in rules.teams if t.id not in winners)
-        return Result(winners, losers, "eliminated")
+        return Result(winners, _others(game, winners), "eliminated")
     living_teams = [team for team, n in counts.items() if n > 0]
     if len(living_teams) == 1:
-        losers = tuple(t.id for t in rules.teams if t.id != living_teams[0])
-        return Result((living_teams[0],), losers, "eliminated")
+        winners = (living_teams[0],)
+        return Result(winners, _others(game, winners), "eliminated")
     return None
 
 
@@ -70,8 +82,12 @@ def check(t: Step) -> bool:
 
 
 def team_loss(t: Step, losers: tuple[str, ...], reason: str, clause: str | None) -> None:
-    """The given teams lose; the teams still at the table share the win."""
+    """The given teams lose; the teams still at the table share the win. A
+    loser with no seat at this table (club team_loss.6 names the Maniac in a
+    game dealt without one) is left out."""
     game = t.game
+    playing = playing_teams(game)
+    losers = tuple(team for team in losers if team in playing)
     counts = _alive_by_team(game)
     winners = tuple(
         team.id for team in game.rules.teams if team.id not in losers and counts[team.id] > 0

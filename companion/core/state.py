@@ -70,7 +70,6 @@ class Ballot:
     index: int = 0  # the candidate being voted on
     counting: bool = False  # after «Спасибо», before «Принято»
     votes: tuple[frozenset[int], ...] = ()
-    held: frozenset[int] = frozenset()  # hands on the table now
     tied: tuple[int, ...] = ()  # for all_leave: the seats it would send out
 
 
@@ -115,6 +114,10 @@ class Game:
     opener: int = 0  # the seat that opened the current (or last) day
     nominees: tuple[int, ...] = ()
     ballot: Ballot | None = None
+    # Buttons down that the engine took (a hand in a vote, a speaker's «Пас»):
+    # kept past the end of the vote, so lifting a hand after «Принято» is a
+    # release like any other and only a release of nothing held is ignored.
+    held: frozenset[int] = frozenset()
     # night
     night_step: int = 0
     tonight: tuple[NightStep, ...] = ()  # this night's steps, fixed when it falls

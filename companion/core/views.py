@@ -80,7 +80,7 @@ def lights(game: Game) -> tuple[str, ...]:
     speaker = turn.seat if turn is not None else 0
     speaker_light = FAST_BLINK if game.turn_over else SLOW_BLINK if game.turn_warned else STEADY
     ballot = game.ballot if game.phase == "voting" else None
-    held = ballot.held if ballot is not None else frozenset()
+    held = game.held if ballot is not None else frozenset()
     out: list[str] = []
     for seat in game.seats:
         if seat.number == speaker:  # a last word is spoken from out of the game

@@ -45,8 +45,7 @@ def _open_ballot(
     t: Step, kind: BallotKind, candidates: tuple[int, ...], tied: tuple[int, ...] = ()
 ) -> None:
     empty = tuple(frozenset[int]() for _ in candidates)
-    held = t.game.ballot.held if t.game.ballot else frozenset()
-    t.set(phase="voting", ballot=Ballot(kind, candidates, 0, False, empty, held, tied))
+    t.set(phase="voting", ballot=Ballot(kind, candidates, 0, False, empty, tied))
     _open_candidate(t)
 
 
@@ -84,10 +83,12 @@ def _set_votes(t: Step, voters: frozenset[int]) -> None:
 
 
 def pressed(t: Step, number: int) -> None:
+    """A hand on the table. ``Ignored`` exactly when it changes nothing: a hand
+    that is no vote and costs nothing is not even held (its release is then
+    ignored too)."""
     game = t.game
     ballot = game.ballot
     assert ballot is not None
-    t.set(ballot=evolve(ballot, {"held": ballot.held | {number}}))
     if ballot.counting:
         t.effects.append(Ignored(f"seat {number} pressed after «Спасибо»"))
         return
@@ -96,10 +97,14 @@ def pressed(t: Step, number: int) -> None:
         t.effects.append(Ignored(f"seat {number} may not vote"))
         return
     rules = game.rules.voting
-    if any(number in v for i, v in enumerate(ballot.votes) if i != ballot.index):
-        if rules.second_vote_offence:
-            t.propose(number, rules.second_vote_offence, "voted for a second nominee")
+    second = any(number in v for i, v in enumerate(ballot.votes) if i != ballot.index)
+    offence = rules.second_vote_offence
+    if (second and not offence) or number in ballot.votes[ballot.index]:
         t.effects.append(Ignored(f"seat {number} has already voted"))
+        return
+    t.set(held=game.held | {number})
+    if second and offence:  # no vote, but the table proposes the offence (club remarks.6)
+        t.propose(number, offence, "voted for a second nominee")
         return
     candidate = ballot.candidates[ballot.index]
     if candidate == number and rules.self_vote_offence:
@@ -108,11 +113,15 @@ def pressed(t: Step, number: int) -> None:
 
 
 def released(t: Step, number: int) -> None:
-    ballot = t.game.ballot
+    game = t.game
+    ballot = game.ballot
     assert ballot is not None
-    t.set(ballot=evolve(ballot, {"held": ballot.held - {number}}))
-    if ballot.index >= len(ballot.votes) or number not in ballot.votes[ballot.index]:
+    if number not in game.held:
+        t.effects.append(Ignored(f"seat {number} released with nothing held"))
         return
+    t.set(held=game.held - {number})
+    if ballot.index >= len(ballot.votes) or number not in ballot.votes[ballot.index]:
+        return  # a hand lifted after its count (or one that was not a vote)
     rules = t.game.rules.voting
     if not ballot.counting:
         if rules.release_before_thanks == "withdraw":
