@@ -185,9 +185,10 @@ class Runtime:
 
     # --- one input -------------------------------------------------------------
     def _take(self, item: Queued) -> None:
-        self.fire_due(item.at)
+        at = round(item.at, 6)  # as the session keeps it
+        self.fire_due(at)
         try:
-            self.session.take(item.event, item.at, line=item.line, ruleset=item.ruleset)
+            self.session.take(item.event, at, line=item.line, ruleset=item.ruleset)
         except (IllegalInput, BadEvent) as error:
             self.on_rejected(item.event, f"{input_name(item.event)}: {error}", item.line)
         except JournalWriteError as error:

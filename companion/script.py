@@ -138,7 +138,9 @@ def parse_line(
         if key not in obj:
             raise fail(f"input {name!r} needs {key!r}")
     try:
-        at = _time(obj, now)
+        # To the microsecond, as the session keeps every input's time: a line
+        # at a timer's deadline must meet it exactly, however it was summed.
+        at = round(_time(obj, now), 6)
         event = codec.decode(name, obj, load_ruleset)
     except (BadEvent, RulesetError) as error:
         raise fail(str(error)) from None

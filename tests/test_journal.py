@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +21,9 @@ from typing import Any
 
 import pytest
 from helpers import ROOT, TOURNAMENT_ROLES
+from journal_files import write_crash_state
 
-from companion import cli, journal, report
+from companion import cli, journal, journal_check, report
 from companion.core.effects import Effect
 from companion.replay import Table
 from companion.rulesets import load_ruleset
@@ -31,7 +31,7 @@ from companion.script import ScriptError, parse_lines
 
 ROLES_JSON = json.dumps(TOURNAMENT_ROLES)
 
-#: A whole tournament game: 94 script lines, 91 journaled inputs (timer
+#: A whole tournament game: 99 script lines, 96 journaled inputs (timer
 #: expiries included). Seats: 3, 8 mafia; 6 don; 5 sheriff; the rest civilians.
 GAME = f"""\
 # A whole tournament game: night 0, three days, two nights, red wins.
@@ -75,8 +75,11 @@ GAME = f"""\
 # night 1
 {{"at": 255, "input": "shot", "seat": 6, "target": 1}}
 {{"at": 256, "input": "shot", "seat": 8, "target": 1}}
+{{"at": 256, "input": "next"}}
 {{"at": 260, "input": "check", "seat": 6, "target": 5}}
+{{"at": 260, "input": "next"}}
 {{"at": 265, "input": "check", "seat": 5, "target": 6}}
+{{"at": 265, "input": "next"}}
 # day 2: seat 1's last word and best move
 {{"at": 270, "input": "best_move", "seat": 1, "suspects": [3, 6, 8]}}
 {{"at": 275, "input": "next"}}
@@ -116,8 +119,10 @@ GAME = f"""\
 {{"at": 350, "input": "next"}}
 # night 2: the Don is out, his step runs its time
 {{"at": 355, "input": "shot", "seat": 8, "target": 2}}
+{{"at": 355, "input": "next"}}
 {{"at": 375, "input": "wait"}}
 {{"at": 380, "input": "check", "seat": 5, "target": 8}}
+{{"at": 380, "input": "next"}}
 # day 3
 {{"at": 385, "input": "next"}}
 {{"at": 390, "input": "nominate", "by": 4, "target": 8}}
@@ -150,9 +155,9 @@ CRASH_POINTS = {
     "hand lifted early": (27, {"input": "release", "seat": 9}),
     "«Принято» timer": (30, {"input": "timer", "name": "count"}),
     "the night's last shot": (40, {"input": "shot", "seat": 8}),
-    "best move": (43, {"input": "best_move"}),
-    "night step timer": (81, {"input": "timer", "name": "night"}),
-    "the end": (91, {"input": "next"}),
+    "best move": (46, {"input": "best_move"}),
+    "night step timer": (85, {"input": "timer", "name": "night"}),
+    "the end": (96, {"input": "next"}),
 }
 
 
@@ -210,8 +215,9 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     script, path = folder / "game.jsonl", folder / "journal.jsonl"
     script.write_text(GAME, encoding="utf-8")
     assert cli.main(["replay", str(script), "--journal", str(path)]) == 0
-    game = cli._replay(script, None)
-    return {"json": report.summary(game), "journal": path.read_bytes()}
+    table = cli._replay(script, None)
+    assert table.game is not None
+    return {"json": report.summary(table.game, table.ignored), "journal": path.read_bytes()}
 
 
 # --- what a journal holds -------------------------------------------------------
@@ -219,10 +225,10 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_one_line_per_accepted_input(game_script: Path, tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
-    table = Table(journal=journal.Journal(path))
+    table = Table(journal=journal.Journal.create(path))
     table.run(parse_lines(GAME.splitlines(), "game", load_ruleset))
     lines = records(path)
-    assert len(lines) == table.inputs == 91
+    assert len(lines) == table.inputs == 96
     setup = lines[0]
     assert setup["input"] == "setup" and setup["journal"] is True and setup["line"] == 2
     timers = [r for r in lines if r["input"] == "timer"]
@@ -240,7 +246,7 @@ def test_replay_stamps_the_ruleset_digest(game_script: Path, tmp_path: Path) -> 
 
 def test_a_rejected_input_is_not_journaled(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
-    table = Table(journal=journal.Journal(path))
+    table = Table(journal=journal.Journal.create(path))
     table.run(parse_lines(COMPACT.splitlines()[:2], "compact", load_ruleset))
     before = path.read_bytes()
     bad = parse_lines(
@@ -264,40 +270,45 @@ def test_journal_is_on_disk_before_the_effects(tmp_path: Path) -> None:
         assert last["at"] == now
         seen.append((len(lines), last))
 
-    table = Table(journal=journal.Journal(path), on_effects=sink)
+    table = Table(journal=journal.Journal.create(path), on_effects=sink)
     table.run(parse_lines(GAME.splitlines(), "game", load_ruleset))
     # Presses and releases that only move a hand have no effects (lights are a
     # view of the state, not effects); everything else has some.
     assert len(seen) >= 50
-    assert {r["input"] for _, r in seen} >= {"setup", "timer", "next", "shot", "undo"}
+    assert {r["input"] for _, r in seen} >= {"setup", "timer", "next", "check", "undo"}
 
 
 def test_write_and_fsync_come_before_the_effects(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Order of the system calls: write, fsync (the file; the directory after
-    the first line), then the effects."""
+    """Order of the system calls: the new file's folder fsynced once, then
+    for every input its write and its fsync, then the effects."""
     events: list[str] = []
 
     class Spy:
-        """The journal's ``os``, logging writes and fsyncs."""
-
-        def __getattr__(self, name: str) -> Any:
-            return getattr(os, name)
+        """The journal's file layer, logging writes and fsyncs."""
 
         def write(self, fd: int, data: bytes) -> int:
             events.append("write")
             return os.write(fd, data)
 
         def fsync(self, fd: int) -> None:
-            events.append("fsync dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "fsync")
+            events.append("fsync")
             os.fsync(fd)
 
-    monkeypatch.setattr(journal, "os", Spy())
-    table = Table(journal=journal.Journal(tmp_path / "j.jsonl"))
+        ftruncate = staticmethod(os.ftruncate)
+
+    real_fsync_dir = journal._fsync_dir
+
+    def fsync_dir(folder: Path) -> None:
+        events.append("fsync dir")
+        real_fsync_dir(folder)
+
+    monkeypatch.setattr(journal, "_fsync_dir", fsync_dir)
+    table = Table(journal.Journal.create(tmp_path / "j.jsonl", files=Spy()))
     table.on_effects = lambda _now, _effects: events.append("effects")
     table.run(parse_lines(COMPACT.splitlines(), "compact", load_ruleset))
-    assert events[:4] == ["write", "fsync", "fsync dir", "effects"]
+    assert events[:4] == ["fsync dir", "write", "fsync", "effects"]
     rest = events[4:]
     assert "fsync dir" not in rest
     for i, event in enumerate(rest):
@@ -366,6 +377,7 @@ def test_resume_after_every_possible_crash(
     path = tmp_path / "j.jsonl"
     for n in range(len(lines)):
         for torn in (b"", lines[n][: len(lines[n]) // 2]):
+            write_crash_state(path, b"".join(lines[:n]))
             path.write_bytes(b"".join(lines[:n]) + torn)
             status, out, err = main(capsys, "resume", path, "--script", game_script, "--json")
             assert status == 0, (n, torn, err)
@@ -384,7 +396,7 @@ def test_resume_goes_by_script_lines_not_journal_lines(
     assert len(whole.splitlines()) == 7  # setup, 4 timers, next, nominate
     expected = main(capsys, "replay", script, "--json")[1]
     for n in range(1, 7):
-        path.write_bytes(b"".join(whole.splitlines(keepends=True)[:n]))
+        write_crash_state(path, b"".join(whole.splitlines(keepends=True)[:n]))
         status, out, err = main(capsys, "resume", path, "--script", script, "--json")
         assert (status, err) == (0, ""), n
         assert out == expected, n
@@ -421,17 +433,18 @@ def test_undo_of_a_timer_expiry_brings_the_timer_back(
 # --- torn and corrupt journals ------------------------------------------------------
 
 
-@pytest.mark.parametrize("tail", [b'{"at":999.0,"inp', b'{"at":999.0,"inp\n'], ids=["no-newline", "newline"])  # fmt: skip
+@pytest.mark.parametrize("tail", [b'{"at":999.0,"inp', b'{"at":999.0,"inp' + b"\0" * 9 + b"\n"], ids=["no-newline", "zeros"])  # fmt: skip
 def test_a_torn_last_line_is_reported_and_skipped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], reference: dict[str, Any], tail: bytes
 ) -> None:
     path = tmp_path / "j.jsonl"
+    write_crash_state(path, reference["journal"])
     path.write_bytes(reference["journal"] + tail)
     status, out, err = main(capsys, "resume", path, "--json")
     assert status == 0  # never fatal
     assert json.loads(out) == reference["json"]
     assert err.count("\n") == 1
-    assert f"{path}:92: torn last line skipped" in err
+    assert f"{path}:97: torn last line skipped" in err
     assert_clean(path)
     assert path.read_bytes() == reference["journal"]
 
@@ -439,39 +452,61 @@ def test_a_torn_last_line_is_reported_and_skipped(
 def test_read(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     path.write_bytes(b"")
-    assert journal.read(path) == journal.JournalText([], None, 0)
-    path.write_bytes(b'{"a":1}\n{"b"')
-    assert journal.read(path) == journal.JournalText(['{"a":1}'], '{"b"', 8)
-    path.write_bytes(b'{"a":1}\n{"b"\n')
-    assert journal.read(path) == journal.JournalText(['{"a":1}'], '{"b"', 8)
-    path.write_bytes(b'{"b"')
-    assert journal.read(path) == journal.JournalText([], '{"b"', 0)
-    # a value holding U+2028 stays one line (json.dumps leaves it raw)
-    path.write_bytes('{"a":"x\u2028y"}\n'.encode())
-    assert journal.read(path).lines == ['{"a":"x\u2028y"}']
+    assert journal.read(path).lines == [] and journal.read(path).torn is None
+    with journal.Journal.create(tmp_path / "w.jsonl") as writer:
+        writer.append({"a": 1})
+        writer.append({"b": "x\u2028y"})  # stays one line (json.dumps leaves it raw)
+    data = (tmp_path / "w.jsonl").read_bytes()
+    first, second = data.splitlines(keepends=True)
+    write_crash_state(path, first)
+    path.write_bytes(first + b'{"b"')
+    text = journal.read(path)
+    assert (text.lines, text.torn, text.good_bytes) == ([first[:-1].decode()], '{"b"', len(first))
+    write_crash_state(path, data)
+    text = journal.read(path)
+    assert [json.loads(x) for x in text.lines] == [
+        {"a": 1, "sum": json.loads(first)["sum"]},
+        {"b": "x\u2028y", "sum": json.loads(second)["sum"]},
+    ]
+    assert text.torn is None and text.good_bytes == len(data) and text.warnings == []
+
+
+def reseal(lines: list[bytes]) -> list[bytes]:
+    """Recompute every checksum, as someone who edits a journal on purpose
+    could: the content is then checked by the engine as it is replayed."""
+    out, previous = [], ""
+    for raw in lines:
+        body = raw[: raw.rindex(b',"sum":')] + b"}"
+        previous = journal_check.chain(previous, body)
+        out.append(body[:-1] + b',"sum":"' + previous.encode() + b'"}\n')
+    return out
 
 
 def test_a_corrupt_middle_line_is_an_error_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], reference: dict[str, Any]
 ) -> None:
     lines = reference["journal"].splitlines(keepends=True)
-    lines[4] = b'{"at":90.0,"input":"pass","seat":1,"line":6\n'  # a bit lost
+    lines[4] = lines[4][:20] + lines[4][21:]  # a byte lost
     path = tmp_path / "j.jsonl"
+    write_crash_state(path, reference["journal"])
     path.write_bytes(b"".join(lines))
     status, out, err = main(capsys, "resume", path, "--json")
     assert status == 2 and out == ""
     assert err.count("\n") == 1
-    assert err.startswith(f"companion: {path}:5: ") and "not JSON" in err
+    assert err.startswith(f"companion: {path}:5: ") and "checksum does not match" in err
     assert path.read_bytes() == b"".join(lines)  # nothing written to it
 
 
 def test_an_impossible_middle_line_is_an_error_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], reference: dict[str, Any]
 ) -> None:
+    """Even with its checksums recomputed, a line the engine refuses stops
+    the resume, naming it."""
     lines = reference["journal"].splitlines(keepends=True)
-    lines[3] = b'{"at":85.0,"input":"nominate","by":1,"target":33,"line":5}\n'
+    assert b'"target":3' in lines[3]
+    lines[3] = lines[3].replace(b'"target":3', b'"target":33')
     path = tmp_path / "j.jsonl"
-    path.write_bytes(b"".join(lines))
+    write_crash_state(path, b"".join(reseal(lines)))
     status, out, err = main(capsys, "resume", path)
     assert status == 2 and out == ""
     assert err.startswith(f"companion: {path}:4: ") and "target 33 is not at this table" in err
@@ -503,7 +538,7 @@ def test_a_changed_ruleset_warns(
 
 def test_crash_points_are_what_they_say(reference: dict[str, Any]) -> None:
     lines = [json.loads(line) for line in reference["journal"].splitlines()]
-    assert len(lines) == 91
+    assert len(lines) == 96
     for name, (n, expected) in CRASH_POINTS.items():
         assert expected.items() <= lines[n - 1].items(), name
     phases = {lines[n - 1]["input"] for n, _ in CRASH_POINTS.values()}
