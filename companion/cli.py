@@ -342,7 +342,9 @@ def _voice_command(args: argparse.Namespace) -> None:
             if not sep:
                 raise CliError(f"say: {item!r}: give arguments as NAME=VALUE")
             values[name] = int(value) if value.lstrip("-").isdigit() and len(value) < 20 else value
-        print(live.say(args.cue, values, args.ruleset, settings))
+        text = live.say(args.cue, values, args.ruleset, settings)
+        if not settings.captions_only:  # with --captions the caption was the output
+            print(text)
     elif args.action == "list":
         print("\n".join(live.voices_list(settings, args.ruleset, args.seats)))
     else:
