@@ -24,6 +24,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -111,17 +112,19 @@ class Journal:
         """A new journal (an empty file may be taken over). Its folders are
         made private (0700), the file too (0600): it holds every role."""
         _not_a_folder(path)
-        made = _make_folders(path.parent)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        with _named(path):
+            made = _make_folders(path.parent)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
         try:
-            _lock(fd, path)
-            if os.fstat(fd).st_size:
-                raise JournalError(f"{path}: journal exists; use 'companion resume {path}'")
-            os.fchmod(fd, 0o600)
-            for folder in (path.parent, *made):
-                _fsync_dir(folder)  # the new names are durable, not only the bytes
-            tally = _Tally()
-            lock_fd = _take_lock_file(path, tally)
+            with _named(path):
+                _lock(fd, path)
+                if os.fstat(fd).st_size:
+                    raise JournalError(f"{path}: journal exists; use 'companion resume {path}'")
+                os.fchmod(fd, 0o600)
+                for folder in (path.parent, *made):
+                    _fsync_dir(folder)  # the new names are durable, not only the bytes
+                tally = _Tally()
+                lock_fd = _take_lock_file(path, tally)
         except BaseException:
             os.close(fd)
             raise
@@ -137,11 +140,15 @@ class Journal:
             fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
         except FileNotFoundError:
             raise JournalError(f"{path}: no such journal") from None
+        except OSError as error:
+            raise JournalError(f"{path}: {error.strerror or error}") from None
         try:
-            _lock(fd, path)
-            text = verify(_read_all(fd), str(path), read_head(path))
-            tally = _Tally(text.good_bytes, len(text.lines), text.last_sum, text.torn is not None)
-            lock_fd = _take_lock_file(path, tally)
+            with _named(path):
+                _lock(fd, path)
+                text = verify(_read_all(fd), str(path), read_head(path))
+                torn = text.torn is not None
+                tally = _Tally(text.good_bytes, len(text.lines), text.last_sum, torn)
+                lock_fd = _take_lock_file(path, tally)
         except BaseException:
             os.close(fd)
             raise
@@ -213,6 +220,8 @@ class Journal:
 
     def _write_head(self) -> None:
         tally = self._tally
+        if self._lock_fd < 0:
+            return
         # The head only guards against lines removed from the end; a lock
         # file that cannot be written must not stop the game.
         with contextlib.suppress(OSError):
@@ -225,8 +234,9 @@ class Journal:
 
     def close(self) -> None:
         for fd in (self._fd, self._lock_fd):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
         self._fd = self._lock_fd = -1
 
     def __enter__(self) -> Journal:
@@ -234,6 +244,16 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@contextlib.contextmanager
+def _named(path: Path) -> Iterator[None]:
+    """A system error while taking a journal, as one line naming it."""
+    try:
+        yield
+    except OSError as error:
+        where = error.filename if error.filename is not None else path
+        raise JournalError(f"{where}: {error.strerror or error}") from None
 
 
 # --- the lock -------------------------------------------------------------------------
@@ -262,21 +282,44 @@ def _holder_of(path: Path) -> str | None:
 
 def _take_lock_file(path: Path, tally: _Tally) -> int:
     """Write who holds the journal and how far it goes; return the open
-    lock file (the head line is rewritten after every line)."""
+    lock file (the head line is rewritten in place after every line), or -1
+    if it cannot be written at all (the lock itself is on the journal).
+
+    A new lock file replaces the old by a rename, so that a crash never
+    leaves it empty; on a full disk, where a new file cannot be made, the
+    old one is rewritten in place."""
     command = " ".join(["companion", *sys.argv[1:]])[:200].replace("\n", " ")
     when = time.strftime("%Y-%m-%d %H:%M:%S")
     holder = f"holder: pid {os.getpid()} on {socket.gethostname()} since {when} ({command})\n"
-    fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    content = holder.encode() + _head_line(tally.count, tally.last_sum)
+    tally.head_at = len(holder.encode())
+    lock = lock_path(path)
+    fresh = lock.with_name(f"{lock.name}.{os.getpid()}")
+    fd = -1
     try:
-        os.fchmod(fd, 0o600)
-        head = holder.encode()
-        tally.head_at = len(head)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, head + _head_line(tally.count, tally.last_sum), 0)
+        fd = os.open(fresh, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        _write_at(fd, content)
+        os.replace(fresh, lock)
+        return fd
     except OSError:
-        os.close(fd)
-        raise
-    return fd
+        if fd >= 0:
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            fresh.unlink()
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        os.ftruncate(fd, 0)
+        _write_at(fd, content)
+        return fd
+    except OSError:
+        if fd >= 0:
+            os.close(fd)
+        return -1
+
+
+def _write_at(fd: int, data: bytes) -> None:
+    if os.pwrite(fd, data, 0) != len(data):
+        raise OSError(errno.ENOSPC, "short write")
 
 
 def _head_line(count: int, last_sum: str) -> bytes:
