@@ -14,6 +14,14 @@ SCRIPT --json`` and compares what that prints with the uninterrupted
 - the journal's own test hook (``COMPANION_CRASH_AT``, docs/journal.md) at a
   random journal line N, ``after`` it is on disk or ``mid`` way through it.
 
+``--seed`` fixes the plan (which kind, which delay or line), so a run can be
+repeated; where an external kill lands still depends on the machine. A kill
+before the journal exists leaves nothing to resume: ``resume`` must say so
+in one line (``companion: J: no such journal``, status 2) and the bench then
+starts the game again (``replay SCRIPT --journal J``), as a user would. A
+kill after the journal was made but before its first line leaves it empty:
+``resume`` then plays the whole script.
+
 Per path it prints: resumes identical to the uninterrupted run / total;
 lost inputs (a script line the uninterrupted journal holds and the final
 journal does not) and duplicated ones (a script line journaled twice);
