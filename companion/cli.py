@@ -15,14 +15,17 @@ import stat
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from . import live, report
+from . import report
 from .journal import Journal, JournalError
 from .replay import Table
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
 from .script import ScriptError, ScriptLine, parse_lines, read_script
 from .seats.selftest import selftest_command
+
+if TYPE_CHECKING:  # the voice stack (numpy, sounddevice) is loaded only by the commands that speak
+    from . import live
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "examples" / "demo.jsonl"
@@ -121,6 +124,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _settings(args: argparse.Namespace) -> live.VoiceSettings:
+    from . import live
+
     return live.VoiceSettings(
         lang=args.lang,
         voice=args.voice,
@@ -174,6 +179,8 @@ def _outputs(args: argparse.Namespace) -> Iterator[live.Outputs]:
                 "--captions-to and --host-log name the same file: captions are the "
                 "table's, the host log is the host's alone"
             )
+        from . import live
+
         yield live.Outputs(captions, None if args.json else host, host)
 
 
@@ -217,6 +224,8 @@ def _replay(script: Path, journal_path: Path | None) -> Table:
 
 
 def _realtime(script: Path, args: argparse.Namespace, outputs: live.Outputs, speed: float) -> Table:
+    from . import live
+
     lines = read_script(script, load_ruleset)
     journal = Journal.create(Path(args.journal)) if args.journal else None
     table = Table(journal, source=str(script))
@@ -230,7 +239,7 @@ def _realtime(script: Path, args: argparse.Namespace, outputs: live.Outputs, spe
     return _finished(table, script)
 
 
-Live = tuple[argparse.Namespace, live.Outputs, float]
+Live = tuple[argparse.Namespace, "live.Outputs", float]
 
 
 def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> Table:
@@ -256,6 +265,8 @@ def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> T
                 table.auto_timers = True
                 table.run(rest)
             else:
+                from . import live
+
                 args, outputs, speed = realtime
                 live.replay_realtime(
                     rest,
@@ -334,6 +345,8 @@ def _print(table: Table, as_json: bool, lang: str = "ru", stream: TextIO | None 
 
 
 def _voice_command(args: argparse.Namespace) -> None:
+    from . import live
+
     settings = _settings(args)
     if args.command == "say":
         values: dict[str, int | str] = {}

@@ -139,7 +139,10 @@ class Journal:
         try:
             fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
         except FileNotFoundError:
-            raise JournalError(f"{path}: no such journal") from None
+            raise JournalError(
+                f"{path}: no such journal; a game is journaled from its start with "
+                f"'companion replay SCRIPT --journal {path}'"
+            ) from None
         except OSError as error:
             raise JournalError(f"{path}: {error.strerror or error}") from None
         try:

@@ -52,7 +52,10 @@ def announcer(settings: VoiceSettings, rules: Ruleset, seats: int, captions: Tex
         else open_speaker(settings.device, captions)
     )
     pack = VoicePack(settings.pack) if settings.pack else None
-    voice = Announcer(Catalogue.load(settings.lang), rules, speaker, WavCache(), settings.tts, pack)
+    sound = not isinstance(speaker, CaptionSpeaker)  # captions alone render nothing
+    voice = Announcer(
+        Catalogue.load(settings.lang), rules, speaker, WavCache(), settings.tts, pack, sound=sound
+    )
     voice.prepare(seats)
     return voice
 

@@ -6,6 +6,9 @@ Every phrase the game can need is rendered and loaded into memory before
 the game starts (``prepare``), so a cue plays from memory the instant it is
 due, its quiet lead-in cut off (``Clip.without_lead_in``). A phrase that could not be known ahead (a list of several nominees) is
 rendered on a worker thread and played when ready; it is never urgent.
+
+Captions alone (``sound=False``: no sound card, or ``--captions``) need no
+sound at all: every cue is shown at once, in order, and nothing is rendered.
 """
 
 from __future__ import annotations
@@ -34,8 +37,11 @@ class Announcer:
         cache: WavCache,
         voice: TtsVoice,
         pack: VoicePack | None = None,
+        *,
+        sound: bool = True,
     ) -> None:
         self.catalogue = catalogue
+        self.sound = sound
         self.rules = rules
         self.speaker = speaker
         self.cache = cache
@@ -46,6 +52,8 @@ class Announcer:
 
     def prepare(self, seats: int) -> int:
         """Render (or load) every phrase a game of ``seats`` seats can need."""
+        if not self.sound:
+            return 0
         wanted: dict[str, str] = {}
         for cue, args, text in self.catalogue.variants(self.rules, seats):
             wanted[self.catalogue.key(cue, args)] = text
@@ -71,6 +79,9 @@ class Announcer:
         except KeyError as error:  # a cue the catalogue lacks: say so, go on
             log.warning("no phrase for %s: %s", effect.cue, error)
             self.speaker.play(None, effect.cue, urgent=effect.urgent)
+            return
+        if not self.sound:
+            self.speaker.play(None, text, urgent=effect.urgent)
             return
         clip = self.clips.get(key)
         if clip is None and self.pack is not None:
