@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .bulk import without_gc_pauses
 from .clock import Deadlines
 from .codec import input_name
 from .core.effects import Effect
@@ -82,8 +83,9 @@ class Table:
 
     # --- feeding --------------------------------------------------------------
     def run(self, lines: Iterable[ScriptLine]) -> Game | None:
-        for line in lines:
-            self.feed(line)
+        with without_gc_pauses():
+            for line in lines:
+                self.feed(line)
         return self.game
 
     def feed(self, line: ScriptLine) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import codec
+from .bulk import without_gc_pauses
 from .codec import RulesetLoader, shown
 from .core.events import BadEvent, Event
 from .core.ruleset_load import RulesetError
@@ -97,13 +98,14 @@ def parse_lines(
     """Parse every line first, so that a broken line is found before anything runs."""
     parsed: list[ScriptLine] = []
     now = start_at
-    for number, raw in enumerate(lines, 1):
-        text = raw.strip(" \t\r")
-        if not text or text.startswith("#"):
-            continue
-        line = parse_line(text, number, source, now, load_ruleset)
-        now = line.at
-        parsed.append(line)
+    with without_gc_pauses():
+        for number, raw in enumerate(lines, 1):
+            text = raw.strip(" \t\r")
+            if not text or text.startswith("#"):
+                continue
+            line = parse_line(text, number, source, now, load_ruleset)
+            now = line.at
+            parsed.append(line)
     return parsed
 
 

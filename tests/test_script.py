@@ -3,6 +3,7 @@ how the fake clock runs them."""
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -308,6 +309,23 @@ def test_illegal_inputs_name_their_line(lines: list[dict[str, Any]], message: st
     text = json.dumps(lines[-1])
     shown = text if len(text) <= 80 else text[:77] + "..."
     assert str(caught.value) == f"t.jsonl:{len(lines) + 1}: {shown}: {message}"
+
+
+def test_bulk_work_gives_the_collector_back() -> None:
+    """Parsing and replaying switch the cyclic collector off for speed; it is
+    on again afterwards, a refused line included, and left off if it was off."""
+    with pytest.raises(ScriptError):
+        parse(json.dumps(SETUP), "not json")
+    assert gc.isenabled()
+    with pytest.raises(ScriptError):
+        Table().run(parse(json.dumps(SETUP), json.dumps({"input": "dismiss", "index": 0})))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        Table().run(parse(json.dumps(SETUP)))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_event_fields() -> None:
