@@ -25,7 +25,7 @@ kill after the journal was made but before its first line leaves it empty:
 Per path it prints: resumes identical to the uninterrupted run / total;
 lost inputs (a script line the uninterrupted journal holds and the final
 journal does not) and duplicated ones (a script line journaled twice);
-resumes that failed; final journals that ``companion.journal.read`` refuses
+resumes that failed; final journals that ``companion.runner.journal.read`` refuses
 or that differ from the uninterrupted journal byte for byte. A moment that
 goes wrong keeps its folder (script, crashed journal, final journal, the
 commands' output, ``moment.json``); the bench names the folder.
@@ -80,7 +80,7 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
 
 from bench.crash_game import MARGIN, clearance, crash_game
 from bench.engine import parsed
-from companion import journal
+from companion.runner import journal
 
 ROOT = Path(__file__).resolve().parent.parent
 PATHS = ("replay", "realtime")
@@ -140,7 +140,7 @@ class Outcome:
     moment: Moment
     identical: bool = False  # resume printed the reference JSON
     same_journal: bool = False  # the final journal is the uninterrupted one, byte for byte
-    journal_ok: bool = False  # companion.journal.read takes it, with no warning
+    journal_ok: bool = False  # companion.runner.journal.read takes it, with no warning
     resume_failed: bool = False
     lost: int = 0
     duplicated: int = 0

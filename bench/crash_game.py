@@ -14,8 +14,8 @@ from typing import Any
 from bench.engine import Bot, parsed
 from companion.core.effects import Effect
 from companion.core.events import Event, TimerExpired
-from companion.replay import Table
-from companion.session import GameSession
+from companion.runner.replay import ScriptReplay
+from companion.runner.session import GameSession
 
 MARGIN = 2.0  # game-seconds between an input and the next pending deadline
 GRID = 20  # script times are multiples of 1/GRID s (clean numbers in the journal)
@@ -88,7 +88,7 @@ def clearance(script: list[str]) -> tuple[float, str, float]:
     """Replay ``script`` on the fake clock: (the least gap between an input
     and a pending deadline, the final phase, the last line's time)."""
     watch = _Watch()
-    table = Table(session=watch)
+    table = ScriptReplay(session=watch)
     table.run(parsed(script))
     assert table.game is not None
     return watch.clearance, table.game.phase, json.loads(script[-1])["at"]

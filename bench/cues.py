@@ -6,7 +6,7 @@ one it drives the same Playback code path from a thread that stands in for
 the audio callback). It prints its figures and asserts nothing.
 
 - ours: a tournament game with its timings scaled down (a 0.3 s speech,
-  warning 0.15 s before the end) runs in the real ``Runtime`` on the
+  warning 0.15 s before the end) runs in the real ``LiveLoop`` on the
   monotonic clock while another thread replays games through the engine
   without pause. Every cue is pre-rendered; the figures are timer firing
   error (deadline -> the loop steps the engine) and deadline -> the cue's
@@ -37,13 +37,13 @@ if __package__ in (None, ""):
 
 from bench.naive import ROLES, busy_core, cue_variants, pct
 from bench.sink import SinkMonitor
-from companion.clock import FakeClock, MonotonicClock, Timers
 from companion.core.effects import Effect, Say
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced, TimerExpired
 from companion.core.rules import Ruleset
 from companion.rulesets import load_ruleset
-from companion.runtime import Runtime
+from companion.runner.clock import FakeClock, MonotonicClock, Timers
+from companion.runner.loop import LiveLoop
 from companion.voice.announcer import Announcer
 from companion.voice.phrases import Catalogue
 from companion.voice.speaker import Playback, SoundDeviceSpeaker
@@ -105,7 +105,7 @@ def ours(cues: int, device: str | None) -> None:
     voice.prepare(10)
     due: list[float] = []  # the deadline (or input time) of each cue played
     clock = MonotonicClock()
-    runtime: Runtime
+    runtime: LiveLoop
     catalogue = voice.catalogue
 
     def effects(at: float, effects: tuple[Effect, ...]) -> None:
@@ -124,7 +124,7 @@ def ours(cues: int, device: str | None) -> None:
             # The host moves on 40 ms later (a new cue must not land in the same callback).
             threading.Timer(0.04, runtime.submit, (HostAdvanced(),)).start()
 
-    runtime = Runtime(clock, effects, realtime=True)  # as the live table runs it
+    runtime = LiveLoop(clock, effects, realtime=True)  # as the live table runs it
     runtime.submit(GameSetUp(rules, 10, ROLES))
     loop = threading.Thread(target=runtime.run, daemon=True)
     loop.start()

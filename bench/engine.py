@@ -9,7 +9,7 @@ writes only inputs the engine accepts, as a host and ten players would:
 speeches ended by «next», by «Пас» or by the speaker's button, overruns,
 nominations, presses and releases in votes (some early, some twice), ties and
 revotes, offences and dismissed proposals, undo, night shots and checks,
-the best move. Every input goes through ``Table.feed`` while it is being
+the best move. Every input goes through ``ScriptReplay.feed`` while it is being
 written, so the stream is legal by construction.
 """
 
@@ -35,17 +35,18 @@ from typing import Any
 if __package__ in (None, ""):  # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion import cli, journal
+from companion import cli
 from companion.core import views
 from companion.core.effects import Effect
 from companion.core.engine import new_game, step
 from companion.core.events import Event, GameSetUp
 from companion.core.night import steps as night_steps
 from companion.core.state import Game
-from companion.replay import Table
 from companion.rulesets import load_ruleset
-from companion.script import ScriptError, ScriptLine, parse_line, parse_lines
-from companion.session import GameSession
+from companion.runner import journal
+from companion.runner.replay import ScriptReplay
+from companion.runner.script import ScriptError, ScriptLine, parse_line, parse_lines
+from companion.runner.session import GameSession
 
 load = functools.lru_cache(maxsize=None)(load_ruleset)
 ALIAS = {"shoot": "shot", "check": "check", "heal": "heal", "block": "block", "kill": "kill"}
@@ -61,7 +62,7 @@ class Bot:
     def __init__(self, seed: int, ruleset: str, keep_alive: bool = False) -> None:
         self.rng = random.Random(seed)
         self.keep_alive = keep_alive
-        self.table = Table(source="bot")
+        self.table = ScriptReplay(source="bot")
         self.now = 0.0
         self.lines: list[str] = []
         rules = load(ruleset)
@@ -247,7 +248,7 @@ def best_of(repeat: int, run: Callable[[], int]) -> tuple[float, int]:
 
 def table_inputs(lines: list[ScriptLine]) -> int:
     """Replay one game; the inputs it took (script lines and timer expiries)."""
-    table = Table()
+    table = ScriptReplay()
     table.run(lines)
     return table.inputs
 
@@ -266,11 +267,11 @@ class Recorder(GameSession):
 
 def engine_only(pre: list[list[ScriptLine]]) -> Callable[[], int]:
     """The engine's own share: ``new_game`` and ``step`` over the events a
-    replay fed it, with no Table, clock or parsing around them."""
+    replay fed it, with no ScriptReplay, clock or parsing around them."""
     games = []
     for lines in pre:
         recorder = Recorder()
-        Table(session=recorder).run(lines)
+        ScriptReplay(session=recorder).run(lines)
         setup, *rest = recorder.events
         assert isinstance(setup, GameSetUp)
         games.append((setup, rest))
@@ -295,7 +296,7 @@ def replay_figures(label: str, scripts: list[list[str]], repeat: int) -> float:
         f"{label}: {len(scripts)} game(s), {sum(map(len, scripts))} script lines, {inputs} inputs (timer expiries included)"
     )
     print(f"  replay, pre-parsed lines:   {rate:10,.0f} inputs/s  ({seconds * 1000:.1f} ms)")
-    print(f"  engine.step alone:          {engine_rate:10,.0f} inputs/s  (no Table, clock or parsing)")  # fmt: skip
+    print(f"  engine.step alone:          {engine_rate:10,.0f} inputs/s  (no ScriptReplay, clock or parsing)")  # fmt: skip
     seconds, inputs = best_of(repeat, lambda: sum(table_inputs(parsed(s)) for s in scripts))
     print(f"  replay incl. JSON parsing:  {inputs / seconds:10,.0f} inputs/s  ({seconds * 1000:.1f} ms)")  # fmt: skip
     return rate
@@ -307,7 +308,7 @@ def resume_figures(inputs: int, repeat: int) -> float:
     path = folder / "journal.jsonl"
     os.environ.pop("COMPANION_CRASH_AT", None)  # the test hook must stay off here
     sink = journal.Journal.create(path)
-    table = Table(sink)
+    table = ScriptReplay(sink)
     start = time.perf_counter()
     table.run(parsed(script))
     written = time.perf_counter() - start
@@ -337,7 +338,7 @@ def resume_figures(inputs: int, repeat: int) -> float:
         t1 = time.perf_counter()
         lines = parse_lines(text.lines, str(path), load_ruleset)
         t2 = time.perf_counter()
-        Table(auto_timers=False).run(lines)
+        ScriptReplay(auto_timers=False).run(lines)
         t3 = time.perf_counter()
         runs.append((t1 - t0, t2 - t1, t3 - t2))
     read_s, parse_s, replay_s = (statistics.median(x) for x in zip(*runs, strict=True))
@@ -355,7 +356,7 @@ def profile(scripts: list[list[str]], top: int) -> None:
     profiler = cProfile.Profile()
     profiler.enable()
     for lines in pre:
-        Table().run(lines)
+        ScriptReplay().run(lines)
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)

@@ -2,10 +2,10 @@
 
 Run ``python bench/seats.py``. gpiozero's mock pin factory (PWM pins) stands
 in for the header; everything else is what runs at a table: the seat shell
-(our debounce, the bridge), the real ``Runtime`` loop on the monotonic clock
+(our debounce, the bridge), the real ``LiveLoop`` loop on the monotonic clock
 in its own thread, the engine, and the light board writing the LED pins.
 Each press is the current speaker's «Пас»: the next speaker's LED must come
-on. Times: the button pin driven low (the edge) -> ``Runtime.submit`` called
+on. Times: the button pin driven low (the edge) -> ``LiveLoop.submit`` called
 -> the next speaker's LED pin written. Debounce adds no delay to a first
 edge (it only ignores chatter after it), so nothing is excluded. Votes and
 nights between the days are moved on by the host and not measured.
@@ -26,11 +26,11 @@ if __package__ in (None, ""):
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from bench.naive import ROLES, pct
-from companion.clock import MonotonicClock
 from companion.core.engine import step
 from companion.core.events import Event, GameSetUp, HostAdvanced, SeatPressed
 from companion.rulesets import load_ruleset
-from companion.runtime import Runtime
+from companion.runner.clock import MonotonicClock
+from companion.runner.loop import LiveLoop
 from companion.seats.bridge import SeatsBridge
 from companion.seats.gpio import GpioSeats
 from companion.seats.pinmap import load_pinmap
@@ -63,7 +63,7 @@ def main() -> None:
     for seat in pinmap.seats:
         assert seat.led is not None
         LIT[seat.led] = (0.0, threading.Event())
-    runtime = Runtime(MonotonicClock(), lambda at, effects: None, realtime=True)
+    runtime = LiveLoop(MonotonicClock(), lambda at, effects: None, realtime=True)
     submitted: list[float] = []
 
     def submit(event: Event, *, at: float | None = None) -> None:

@@ -17,15 +17,15 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from . import report
-from .journal import Journal, JournalError
-from .replay import Table
+from .protocol import report
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
-from .script import ScriptError, ScriptLine, parse_lines, read_script
+from .runner.journal import Journal, JournalError
+from .runner.replay import ScriptReplay
+from .runner.script import ScriptError, ScriptLine, parse_lines, read_script
 from .seats.selftest import selftest_command
 
 if TYPE_CHECKING:  # the voice stack (numpy, sounddevice) is loaded only by the commands that speak
-    from . import live
+    from . import assembly as live
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "examples" / "demo.jsonl"
@@ -124,7 +124,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _settings(args: argparse.Namespace) -> live.VoiceSettings:
-    from . import live
+    from . import assembly as live
 
     return live.VoiceSettings(
         lang=args.lang,
@@ -179,7 +179,7 @@ def _outputs(args: argparse.Namespace) -> Iterator[live.Outputs]:
                 "--captions-to and --host-log name the same file: captions are the "
                 "table's, the host log is the host's alone"
             )
-        from . import live
+        from . import assembly as live
 
         yield live.Outputs(captions, None if args.json else host, host)
 
@@ -209,12 +209,12 @@ def _same_file(a: TextIO, b: TextIO) -> bool:
     return shared and (stat.S_ISREG(one.st_mode) or stat.S_ISFIFO(one.st_mode))
 
 
-def _replay(script: Path, journal_path: Path | None) -> Table:
+def _replay(script: Path, journal_path: Path | None) -> ScriptReplay:
     lines = read_script(script, load_ruleset)
     is_journal = bool(lines) and lines[0].fields.get("journal") is True
     # Opened only now that every line has parsed: a broken script leaves no journal.
     journal = Journal.create(journal_path) if journal_path is not None else None
-    table = Table(journal, auto_timers=not is_journal, source=str(script))
+    table = ScriptReplay(journal, auto_timers=not is_journal, source=str(script))
     try:
         table.run(lines)
     finally:
@@ -223,12 +223,14 @@ def _replay(script: Path, journal_path: Path | None) -> Table:
     return _finished(table, script)
 
 
-def _realtime(script: Path, args: argparse.Namespace, outputs: live.Outputs, speed: float) -> Table:
-    from . import live
+def _realtime(
+    script: Path, args: argparse.Namespace, outputs: live.Outputs, speed: float
+) -> ScriptReplay:
+    from . import assembly as live
 
     lines = read_script(script, load_ruleset)
     journal = Journal.create(Path(args.journal)) if args.journal else None
-    table = Table(journal, source=str(script))
+    table = ScriptReplay(journal, source=str(script))
     try:
         live.replay_realtime(
             lines, _settings(args), outputs, session=table.session, speed=speed, source=str(script)
@@ -242,7 +244,7 @@ def _realtime(script: Path, args: argparse.Namespace, outputs: live.Outputs, spe
 Live = tuple[argparse.Namespace, "live.Outputs", float]
 
 
-def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> Table:
+def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> ScriptReplay:
     journal, text = Journal.resume(journal_path)
     try:
         for warning in text.warnings:
@@ -253,7 +255,7 @@ def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> T
         if script is not None:
             _check_against_script(journal_path, lines, script, script_lines)
         _check_digest(journal_path, lines)
-        table = Table(auto_timers=False, source=str(journal_path))
+        table = ScriptReplay(auto_timers=False, source=str(journal_path))
         table.run(lines)
         # Journal from here on; cut a torn tail first so the next line starts clean.
         journal.repair()
@@ -265,7 +267,7 @@ def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> T
                 table.auto_timers = True
                 table.run(rest)
             else:
-                from . import live
+                from . import assembly as live
 
                 args, outputs, speed = realtime
                 live.replay_realtime(
@@ -324,13 +326,15 @@ def _check_digest(path: Path, lines: list[ScriptLine]) -> None:
             )
 
 
-def _finished(table: Table, source: Path) -> Table:
+def _finished(table: ScriptReplay, source: Path) -> ScriptReplay:
     if table.game is None:
         raise CliError(f"{source}: no setup line: nothing to play")
     return table
 
 
-def _print(table: Table, as_json: bool, lang: str = "ru", stream: TextIO | None = None) -> None:
+def _print(
+    table: ScriptReplay, as_json: bool, lang: str = "ru", stream: TextIO | None = None
+) -> None:
     game = table.game
     assert game is not None
     out = stream or sys.stdout
@@ -345,7 +349,7 @@ def _print(table: Table, as_json: bool, lang: str = "ru", stream: TextIO | None 
 
 
 def _voice_command(args: argparse.Namespace) -> None:
-    from . import live
+    from . import assembly as live
 
     settings = _settings(args)
     if args.command == "say":

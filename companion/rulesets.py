@@ -13,9 +13,9 @@ import hashlib
 import os
 from pathlib import Path
 
-from companion.core.rules import Ruleset
-from companion.core.ruleset_load import RulesetError, parse_ruleset
-from companion.core.toml_table import MAX_FILE_BYTES, decode_toml
+from .core.rules import Ruleset
+from .core.ruleset_load import RulesetError, parse_ruleset
+from .core.toml_table import MAX_FILE_BYTES, decode_toml
 
 __all__ = [
     "RULESET_DIR",

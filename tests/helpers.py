@@ -7,17 +7,17 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.state import Game
-from companion.replay import Table
 from companion.rulesets import load_ruleset
-from companion.script import parse_lines
+from companion.runner.replay import ScriptReplay
+from companion.runner.script import parse_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
-def play(*lines: dict[str, Any], table: Table | None = None) -> Game:
+def play(*lines: dict[str, Any], table: ScriptReplay | None = None) -> Game:
     """Run script lines (dicts as they would be written in a .jsonl file)."""
-    table = table or Table()
+    table = table or ScriptReplay()
     parsed = parse_lines(
         [json.dumps(line) for line in lines], "test", load_ruleset, start_at=table.now
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from helpers import TOURNAMENT_ROLES
 
-from companion import journal_check
+from companion.runner import journal_check
 
 ROLES_JSON = json.dumps(TOURNAMENT_ROLES)
 

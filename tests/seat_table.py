@@ -11,12 +11,12 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.clock import FakeClock
 from companion.core.effects import Effect, Say
 from companion.core.events import Event, GameSetUp
 from companion.core.state import Game
 from companion.rulesets import load_ruleset
-from companion.runtime import Runtime
+from companion.runner.clock import FakeClock
+from companion.runner.loop import LiveLoop
 from companion.seats.bridge import SeatsBridge
 from companion.seats.gpio import GpioSeats
 from companion.seats.pinmap import PinMap, load_pinmap
@@ -55,7 +55,7 @@ class SeatTable:
             ticker=False,
         )
         self.said: list[str] = []
-        self.runtime = Runtime(self.clock, self._effects)
+        self.runtime = LiveLoop(self.clock, self._effects)
         self.bridge = SeatsBridge(self.seats, self.runtime.submit, lambda: self.runtime.game)
         self.runtime.on_changed = self.bridge.changed
 

@@ -4,7 +4,7 @@ Clauses are cited as rulesets/club.toml numbers them: "<section>.<bullet>",
 the bullets of each list counted from 1 (remarks.1–9, removal.1–9,
 team_loss.1–7, ladder.3/4, rating.1); sentences without a bullet are quoted.
 
-Every game here runs on the fake clock of ``companion.replay.Table`` with the
+Every game here runs on the fake clock of ``companion.runner.replay.ScriptReplay`` with the
 same ten seats unless a test says otherwise.
 """
 
@@ -16,23 +16,17 @@ from typing import Any
 
 import pytest
 
-from companion import report
 from companion.core import engine, views
-from companion.core.common import IllegalInput
 from companion.core.effects import Effect, Ignored, Say
-from companion.core.events import (
-    GameSetUp,
-    HostAdvanced,
-    Nominated,
-    OffenceGiven,
-    TeamSurrendered,
-)
+from companion.core.events import GameSetUp, HostAdvanced, Nominated, OffenceGiven, TeamSurrendered
 from companion.core.night import steps as night_steps
 from companion.core.rules import MissRule, Offence
 from companion.core.state import Game, Result
-from companion.replay import Table
+from companion.core.step import IllegalInput
+from companion.protocol import report
 from companion.rulesets import load_ruleset
-from companion.script import parse_lines
+from companion.runner.replay import ScriptReplay
+from companion.runner.script import parse_lines
 
 CLUB = load_ruleset("club")
 
@@ -52,7 +46,7 @@ class Club:
 
     def __init__(self, roles: list[str] | None = None, **extra: Any) -> None:
         self.effects: list[Effect] = []
-        self.table = Table(on_effects=lambda _now, effects: self.effects.extend(effects))
+        self.table = ScriptReplay(on_effects=lambda _now, effects: self.effects.extend(effects))
         self({"input": "setup", "ruleset": "club", "roles": roles or ROLES, **extra})
 
     def __call__(self, *lines: dict[str, Any]) -> Game:

@@ -11,9 +11,7 @@ from dataclasses import fields
 
 import pytest
 
-from companion import report
 from companion.core import views
-from companion.core.common import IllegalInput
 from companion.core.effects import Effect, Ignored, Say, StartTimer
 from companion.core.engine import new_game, step
 from companion.core.events import (
@@ -35,6 +33,8 @@ from companion.core.events import (
 )
 from companion.core.rules import Ruleset
 from companion.core.state import Game
+from companion.core.step import IllegalInput
+from companion.protocol import report
 from companion.rulesets import load_ruleset
 from tests.helpers import TOURNAMENT_ROLES
 

@@ -171,7 +171,7 @@ import numpy
 from datetime import datetime
 from random import shuffle, Random
 from ..journal import Journal
-from companion.replay import Table
+from companion.runner.replay import ScriptReplay
 from companion.core.state import Game
 from . import state
 
@@ -190,7 +190,7 @@ def test_the_checks_find_what_they_look_for() -> None:
     found_imports = "\n".join(import_problems(tree))
     assert "numpy is not in the standard library" in found_imports
     assert "relative import leaves companion.core" in found_imports
-    assert "companion.replay is outside companion.core" in found_imports
+    assert "companion.runner.replay is outside companion.core" in found_imports
     assert "companion.core.state" not in found_imports
     assert "time" not in found_imports  # the standard library is allowed here...
     found = "\n".join(impurities(tree))

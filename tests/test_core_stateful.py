@@ -38,9 +38,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from companion import report
 from companion.core import views
-from companion.core.common import IllegalInput
 from companion.core.effects import Effect, Ignored, Say
 from companion.core.engine import new_game, step
 from companion.core.events import (
@@ -66,8 +64,10 @@ from companion.core.events import (
 from companion.core.night import steps as night_steps
 from companion.core.rules import Ruleset
 from companion.core.state import Ballot, Game
+from companion.core.step import IllegalInput
+from companion.protocol import report
 from companion.rulesets import load_ruleset
-from companion.script import ScriptError
+from companion.runner.script import ScriptError
 from tests.helpers import play
 
 RULESETS: dict[str, Ruleset] = {name: load_ruleset(name) for name in ("tournament", "club")}

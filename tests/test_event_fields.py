@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from companion.codec import encode as event_fields
 from companion.core.events import (
     BestMoveMade,
     Event,
@@ -28,7 +27,8 @@ from companion.core.events import (
     Undone,
 )
 from companion.rulesets import load_ruleset
-from companion.script import parse_line
+from companion.runner.codec import encode as event_fields
+from companion.runner.script import parse_line
 
 CLUB = load_ruleset("club")
 

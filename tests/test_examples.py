@@ -26,7 +26,7 @@ import pytest
 from companion.cli import main
 from companion.core.engine import new_game
 from companion.core.events import GameSetUp
-from companion.report import protocol, summary
+from companion.protocol.report import protocol, summary
 from companion.rulesets import load_ruleset
 from tests.helpers import EXAMPLES, TOURNAMENT_ROLES
 

@@ -42,7 +42,6 @@ from hypothesis import event as hypothesis_event
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-from companion.core.common import IllegalInput
 from companion.core.effects import CancelTimer, Effect, StartTimer
 from companion.core.engine import apply
 from companion.core.events import (
@@ -58,6 +57,7 @@ from companion.core.events import (
 )
 from companion.core.rules import Ruleset
 from companion.core.ruleset_load import MAX_TIMER_S
+from companion.core.step import IllegalInput
 from companion.rulesets import RulesetError, load_ruleset
 from companion.seats.pinmap import PinMap, PinMapError, load_pinmap
 from companion.voice.phrases import Catalogue, CatalogueError, MissingArgument, UnknownCue

@@ -22,8 +22,9 @@ from helpers import ROOT, TOURNAMENT_ROLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import cli, codec
-from companion.journal import lock_path
+from companion import cli
+from companion.runner import codec
+from companion.runner.journal import lock_path
 
 START = [
     {"at": 0, "input": "setup", "ruleset": "tournament", "roles": TOURNAMENT_ROLES},

@@ -23,11 +23,13 @@ import pytest
 from helpers import ROOT, TOURNAMENT_ROLES
 from journal_files import write_crash_state
 
-from companion import cli, journal, journal_check, report
+from companion import cli
 from companion.core.effects import Effect
-from companion.replay import Table
+from companion.protocol import report
 from companion.rulesets import load_ruleset
-from companion.script import ScriptError, parse_lines
+from companion.runner import journal, journal_check
+from companion.runner.replay import ScriptReplay
+from companion.runner.script import ScriptError, parse_lines
 
 ROLES_JSON = json.dumps(TOURNAMENT_ROLES)
 
@@ -225,7 +227,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_one_line_per_accepted_input(game_script: Path, tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
-    table = Table(journal=journal.Journal.create(path))
+    table = ScriptReplay(journal=journal.Journal.create(path))
     table.run(parse_lines(GAME.splitlines(), "game", load_ruleset))
     lines = records(path)
     assert len(lines) == table.inputs == 96
@@ -246,7 +248,7 @@ def test_replay_stamps_the_ruleset_digest(game_script: Path, tmp_path: Path) -> 
 
 def test_a_rejected_input_is_not_journaled(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
-    table = Table(journal=journal.Journal.create(path))
+    table = ScriptReplay(journal=journal.Journal.create(path))
     table.run(parse_lines(COMPACT.splitlines()[:2], "compact", load_ruleset))
     before = path.read_bytes()
     bad = parse_lines(
@@ -261,7 +263,7 @@ def test_journal_is_on_disk_before_the_effects(tmp_path: Path) -> None:
     """The effects sink reads the journal file: the input is already there."""
     path = tmp_path / "j.jsonl"
     seen: list[tuple[int, dict[str, Any]]] = []
-    table: Table
+    table: ScriptReplay
 
     def sink(now: float, effects: tuple[Effect, ...]) -> None:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -270,7 +272,7 @@ def test_journal_is_on_disk_before_the_effects(tmp_path: Path) -> None:
         assert last["at"] == now
         seen.append((len(lines), last))
 
-    table = Table(journal=journal.Journal.create(path), on_effects=sink)
+    table = ScriptReplay(journal=journal.Journal.create(path), on_effects=sink)
     table.run(parse_lines(GAME.splitlines(), "game", load_ruleset))
     # Presses and releases that only move a hand have no effects (lights are a
     # view of the state, not effects); everything else has some.
@@ -305,7 +307,7 @@ def test_write_and_fsync_come_before_the_effects(
         real_fsync_dir(folder)
 
     monkeypatch.setattr(journal, "_fsync_dir", fsync_dir)
-    table = Table(journal.Journal.create(tmp_path / "j.jsonl", files=Spy()))
+    table = ScriptReplay(journal.Journal.create(tmp_path / "j.jsonl", files=Spy()))
     table.on_effects = lambda _now, _effects: events.append("effects")
     table.run(parse_lines(COMPACT.splitlines(), "compact", load_ruleset))
     assert events[:4] == ["fsync dir", "write", "fsync", "effects"]

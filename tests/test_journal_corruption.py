@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from helpers import EXAMPLES
 
-from companion import cli, journal_check
+from companion import cli
+from companion.runner import journal_check
 
 FLIPS = 2000
 
@@ -47,13 +48,13 @@ def whole(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def _state(path: Path) -> Any:
-    from companion.journal import read
-    from companion.replay import Table
-    from companion.report import summary
+    from companion.protocol.report import summary
     from companion.rulesets import load_ruleset
-    from companion.script import parse_lines
+    from companion.runner.journal import read
+    from companion.runner.replay import ScriptReplay
+    from companion.runner.script import parse_lines
 
-    table = Table(auto_timers=False)
+    table = ScriptReplay(auto_timers=False)
     table.run(parse_lines(read(path).lines, str(path), load_ruleset))
     assert table.game is not None
     return summary(table.game, table.ignored)

@@ -20,9 +20,11 @@ import pytest
 from helpers import ROOT
 from journal_files import SHORT, write_crash_state, write_head
 
-from companion import cli, journal_check
+from companion import cli
 from companion.core.events import HostAdvanced, SeatPressed
-from companion.journal import (
+from companion.rulesets import load_ruleset
+from companion.runner import journal_check
+from companion.runner.journal import (
     Journal,
     JournalDamaged,
     JournalError,
@@ -30,9 +32,8 @@ from companion.journal import (
     JournalWriteError,
     read,
 )
-from companion.replay import Table
-from companion.rulesets import load_ruleset
-from companion.script import ScriptError, parse_lines
+from companion.runner.replay import ScriptReplay
+from companion.runner.script import ScriptError, parse_lines
 
 
 def companion(
@@ -205,7 +206,7 @@ HOLD = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from companion.journal import Journal
+    from companion.runner.journal import Journal
     journal, _ = Journal.resume(Path(sys.argv[1]))
     print("holding", flush=True)
     sys.stdin.read()
@@ -303,7 +304,7 @@ class FullDisk:
 def test_short_writes_are_completed(tmp_path: Path, short: Path) -> None:
     path = tmp_path / "game.jsonl"
     layer = Dribble(7)
-    table = Table(Journal.create(path, files=layer))
+    table = ScriptReplay(Journal.create(path, files=layer))
     table.run(parse_lines(SHORT.splitlines(), "short", load_ruleset))
     assert layer.calls > 8 * 10  # every line went out in many pieces
     assert read(path).lines == journaled(tmp_path / "x", short).read_text().splitlines()
@@ -315,7 +316,7 @@ def test_a_full_disk_refuses_the_input_and_the_journal_resumes_cleanly(
 ) -> None:
     path = tmp_path / "game.jsonl"
     layer = FullDisk(room=600, fail=fail)
-    table = Table(Journal.create(path, files=layer), source="short")
+    table = ScriptReplay(Journal.create(path, files=layer), source="short")
     lines = parse_lines(SHORT.splitlines(), "short", load_ruleset)
     with pytest.raises(ScriptError) as caught:
         table.run(lines)
@@ -343,15 +344,15 @@ def test_a_full_disk_refuses_the_input_and_the_journal_resumes_cleanly(
 def test_a_full_disk_in_the_live_loop_refuses_and_retries_timers(tmp_path: Path) -> None:
     """The loop refuses a host input it cannot write, and a timer expiry it
     cannot write stays due and fires once there is room again."""
-    from companion.clock import FakeClock
     from companion.core.events import GameSetUp
-    from companion.runtime import Runtime
+    from companion.runner.clock import FakeClock
+    from companion.runner.loop import LiveLoop
 
     path = tmp_path / "game.jsonl"
     layer = FullDisk(room=10**9)
     clock = FakeClock()
     refused: list[str] = []
-    runtime = Runtime(
+    runtime = LiveLoop(
         clock,
         lambda _now, _effects: None,
         journal=Journal.create(path, files=layer),

@@ -22,7 +22,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.core import views
-from companion.core.common import IllegalInput
 from companion.core.effects import CancelTimer, Effect, Say, StartTimer, TellHost
 from companion.core.engine import new_game, step
 from companion.core.events import (
@@ -35,6 +34,7 @@ from companion.core.events import (
 )
 from companion.core.night import steps as night_steps
 from companion.core.rules import NightStep, Ruleset
+from companion.core.step import IllegalInput
 from companion.rulesets import load_ruleset
 
 RULESETS: dict[str, Ruleset] = {name: load_ruleset(name) for name in ("tournament", "club")}

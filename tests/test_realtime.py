@@ -11,11 +11,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.clock import FakeClock
 from companion.core.events import GameSetUp
-from companion.realtime import QuietCollector, raise_priority
 from companion.rulesets import load_ruleset
-from companion.runtime import Runtime
+from companion.runner.clock import FakeClock
+from companion.runner.loop import LiveLoop
+from companion.runner.priority import QuietCollector, raise_priority
 
 ROLES = ("civilian",) * 6 + ("mafia", "mafia", "don", "sheriff")
 
@@ -102,7 +102,7 @@ def test_the_live_loop_offers_its_idle_moments_to_the_collector() -> None:
             return False
 
     clock = FakeClock(50.0)
-    runtime = Runtime(clock, lambda at, effects: None)
+    runtime = LiveLoop(clock, lambda at, effects: None)
     seen = Seen()
     runtime.quiet = seen  # type: ignore[assignment]
     runtime.submit(GameSetUp(load_ruleset("tournament"), 10, ROLES))

@@ -15,12 +15,7 @@ import pytest
 from companion.core.rules import Ruleset
 from companion.core.ruleset_load import RulesetError, parse_ruleset
 from companion.core.toml_lines import format_path, key_lines
-from companion.rulesets import (
-    RULESET_DIR,
-    available_rulesets,
-    load_ruleset,
-    ruleset_digest,
-)
+from companion.rulesets import RULESET_DIR, available_rulesets, load_ruleset, ruleset_digest
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"no seed texts at {SEEDS}")

@@ -8,7 +8,6 @@ import json
 import threading
 from pathlib import Path
 
-from companion.clock import FakeClock
 from companion.core.effects import Effect, Say
 from companion.core.events import (
     GameSetUp,
@@ -19,11 +18,12 @@ from companion.core.events import (
     TimersPaused,
     TimersResumed,
 )
-from companion.journal import Journal
-from companion.replay import Table
 from companion.rulesets import load_ruleset
-from companion.runtime import Runtime
-from companion.script import parse_lines
+from companion.runner.clock import FakeClock
+from companion.runner.journal import Journal
+from companion.runner.loop import LiveLoop
+from companion.runner.replay import ScriptReplay
+from companion.runner.script import parse_lines
 from tests.helpers import TOURNAMENT_ROLES
 
 RULES = load_ruleset("tournament")
@@ -41,10 +41,10 @@ class Recorder:
         self.refused.append(reason)
 
 
-def live(journal: Journal | None = None) -> tuple[Runtime, FakeClock, Recorder]:
+def live(journal: Journal | None = None) -> tuple[LiveLoop, FakeClock, Recorder]:
     clock = FakeClock()
     seen = Recorder()
-    runtime = Runtime(clock, seen.effects, journal=journal, on_rejected=seen.rejected)
+    runtime = LiveLoop(clock, seen.effects, journal=journal, on_rejected=seen.rejected)
     runtime.submit(GameSetUp(RULES, 10, tuple(TOURNAMENT_ROLES)))
     runtime.run_pending()
     return runtime, clock, seen
@@ -90,14 +90,14 @@ def test_the_journal_is_written_before_the_effects(tmp_path: Path) -> None:
         lines = path.read_text(encoding="utf-8").splitlines()
         order.append(json.loads(lines[-1])["input"])
 
-    runtime = Runtime(clock, effects, journal=journal)
+    runtime = LiveLoop(clock, effects, journal=journal)
     runtime.submit(GameSetUp(RULES, 10, tuple(TOURNAMENT_ROLES)))
     clock.set(100)
     runtime.submit(SeatPressed(4))  # ignored, but journaled and answered
     runtime.run_pending()
     assert order[:3] == ["setup", "timer", "timer"]
     # The journal replays to the same game (it is a table script).
-    replayed = Table(auto_timers=False).run(
+    replayed = ScriptReplay(auto_timers=False).run(
         parse_lines(path.read_text(encoding="utf-8").splitlines(), "j", load_ruleset)
     )
     assert replayed == runtime.game

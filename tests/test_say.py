@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from companion import live
+from companion import assembly as live
 from companion.core.effects import Say
 from companion.rulesets import load_ruleset
 from companion.voice.announcer import Announcer

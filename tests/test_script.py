@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from helpers import TOURNAMENT_ROLES
 
-from companion.codec import encode as event_fields
 from companion.core.events import (
     BestMoveMade,
     GameSetUp,
@@ -27,9 +26,10 @@ from companion.core.events import (
     Undone,
 )
 from companion.core.state import Game
-from companion.replay import Table
 from companion.rulesets import load_ruleset
-from companion.script import ScriptError, ScriptLine, parse_line, parse_lines
+from companion.runner.codec import encode as event_fields
+from companion.runner.replay import ScriptReplay
+from companion.runner.script import ScriptError, ScriptLine, parse_line, parse_lines
 
 SETUP = {"input": "setup", "ruleset": "tournament", "roles": TOURNAMENT_ROLES}
 
@@ -46,7 +46,7 @@ def error(*lines: dict[str, Any] | str) -> ScriptError:
 
 
 def run(*lines: dict[str, Any] | str) -> Game:
-    game = Table().run(parse(*lines))
+    game = ScriptReplay().run(parse(*lines))
     assert game is not None
     return game
 
@@ -166,16 +166,16 @@ def test_bad_time(lines: list[str], message: str) -> None:
 def test_timers_fire_before_an_input_at_the_same_time() -> None:
     """Night 0's agreement (60 s) runs out at 60: a «next» at 60 then skips
     free seating, not the agreement, and the day begins."""
-    table = Table()
+    table = ScriptReplay()
     table.run(parse(SETUP, {"at": 60, "input": "next"}))
     assert table.game is not None and table.game.phase == "speeches"
-    table = Table()
+    table = ScriptReplay()
     table.run(parse(SETUP, {"at": 59.5, "input": "next"}))
     assert table.game is not None and table.game.phase == "night"
 
 
 def test_timers_fire_in_deadline_order_at_their_deadlines() -> None:
-    table = Table()
+    table = ScriptReplay()
     seen: list[tuple[float, str, int]] = []
 
     def watch(now: float, _effects: object) -> None:
@@ -192,7 +192,7 @@ def test_timers_fire_in_deadline_order_at_their_deadlines() -> None:
 
 
 def test_wait_moves_the_clock_only() -> None:
-    table = Table()
+    table = ScriptReplay()
     table.run(parse(SETUP, {"at": 30, "input": "wait"}))
     assert (table.now, table.inputs) == (30, 1)
 
@@ -298,7 +298,7 @@ def test_parse_line_alone() -> None:
     ],
 )
 def test_illegal_inputs_name_their_line(lines: list[dict[str, Any]], message: str) -> None:
-    table = Table(source="t.jsonl")
+    table = ScriptReplay(source="t.jsonl")
     parsed = parse("# a comment", *lines)
     with pytest.raises(ScriptError) as caught:
         table.run(parsed)
@@ -318,11 +318,11 @@ def test_bulk_work_gives_the_collector_back() -> None:
         parse(json.dumps(SETUP), "not json")
     assert gc.isenabled()
     with pytest.raises(ScriptError):
-        Table().run(parse(json.dumps(SETUP), json.dumps({"input": "dismiss", "index": 0})))
+        ScriptReplay().run(parse(json.dumps(SETUP), json.dumps({"input": "dismiss", "index": 0})))
     assert gc.isenabled()
     gc.disable()
     try:
-        Table().run(parse(json.dumps(SETUP)))
+        ScriptReplay().run(parse(json.dumps(SETUP)))
         assert not gc.isenabled()
     finally:
         gc.enable()

@@ -3,7 +3,7 @@ text, the same modes and patterns as the LEDs."""
 
 from __future__ import annotations
 
-from companion.clock import FakeClock
+from companion.runner.clock import FakeClock
 from companion.seats.fake import FakeSeats, glyph
 from companion.seats.port import ButtonEvent
 

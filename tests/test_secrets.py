@@ -15,11 +15,11 @@ import io
 import pytest
 
 from bench.engine import Bot, parsed
-from companion import live
+from companion import assembly as live
 from companion.core.effects import Effect, Say, TellHost
 from companion.core.events import GameSetUp
-from companion.hostlog import HostLog
-from companion.replay import Table
+from companion.protocol.hostlog import HostLog
+from companion.runner.replay import ScriptReplay
 from companion.voice.phrases import Catalogue
 
 GAMES = 16
@@ -45,7 +45,7 @@ def play(seed: int, lang: str) -> tuple[list[Effect], str, str, Catalogue, GameS
         seen.extend(effects)
         sink(now, effects)
 
-    Table(on_effects=both).run(lines)
+    ScriptReplay(on_effects=both).run(lines)
     voice.close()  # waits for any phrase rendered on first use
     return seen, captions.getvalue(), host.getvalue(), Catalogue.load(lang), setup
 

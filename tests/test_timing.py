@@ -8,21 +8,21 @@ from typing import Any
 
 import pytest
 
-from companion.clock import FakeClock, Timers
 from companion.core import views
-from companion.core.common import IllegalInput
 from companion.core.effects import Effect, Say
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced, TimeAdjusted, TimerExpired
-from companion.replay import Table
+from companion.core.step import IllegalInput
 from companion.rulesets import load_ruleset
-from companion.script import ScriptError
+from companion.runner.clock import FakeClock, Timers
+from companion.runner.replay import ScriptReplay
+from companion.runner.script import ScriptError
 from tests.helpers import TOURNAMENT_ROLES, play, setup
 
 NIGHT0 = 80  # tournament night 0: agreement 60 s + free seating 20 s
 
 
-def day_one(**extra: Any) -> tuple[Table, list[tuple[float, str]]]:
+def day_one(**extra: Any) -> tuple[ScriptReplay, list[tuple[float, str]]]:
     """A table at the start of seat 1's speech on day 1 (t = 80 s), and the
     cues it has said, with their times."""
     said: list[tuple[float, str]] = []
@@ -30,7 +30,7 @@ def day_one(**extra: Any) -> tuple[Table, list[tuple[float, str]]]:
     def sink(now: float, effects: tuple[Effect, ...]) -> None:
         said.extend((now, e.cue) for e in effects if isinstance(e, Say))
 
-    table = Table(on_effects=sink)
+    table = ScriptReplay(on_effects=sink)
     play(
         setup("tournament", TOURNAMENT_ROLES, **extra), {"at": NIGHT0, "input": "wait"}, table=table
     )

@@ -18,20 +18,16 @@ from typing import Any
 
 import pytest
 
-from companion.core.common import IllegalInput
 from companion.core.effects import Effect, TellHost
 from companion.core.engine import step
-from companion.core.events import (
-    BestMoveMade,
-    NightChoiceMade,
-    Undone,
-)
+from companion.core.events import BestMoveMade, NightChoiceMade, Undone
 from companion.core.night import steps as night_steps
 from companion.core.state import Game
-from companion.replay import Table
-from companion.report import protocol, records, summary
+from companion.core.step import IllegalInput
+from companion.protocol.report import protocol, records, summary
 from companion.rulesets import load_ruleset
-from companion.script import ScriptError, parse_lines
+from companion.runner.replay import ScriptReplay
+from companion.runner.script import ScriptError, parse_lines
 from tests.helpers import TOURNAMENT_ROLES, play, setup
 
 RULES = load_ruleset("tournament")
@@ -117,7 +113,7 @@ class Script:
             self.add(3, input="shot", seat=shooter, target=target)
         return self
 
-    def play(self, table: Table | None = None) -> Game:
+    def play(self, table: ScriptReplay | None = None) -> Game:
         return play(*self.lines, table=table)
 
 
@@ -133,7 +129,7 @@ def kinds(game: Game, kind: str) -> list[dict[str, object]]:
 
 def effects_of(script: Script) -> tuple[Game, list[Effect]]:
     seen: list[Effect] = []
-    table = Table(on_effects=lambda _now, effects: seen.extend(effects))
+    table = ScriptReplay(on_effects=lambda _now, effects: seen.extend(effects))
     return script.play(table), seen
 
 
@@ -933,7 +929,7 @@ def test_illegal_input_raises_and_changes_nothing(
 ) -> None:
     """procedure (design.md «The software»): an illegal input raises IllegalInput with a
     clear message and the game is unchanged, through the engine and through the table."""
-    table = Table()
+    table = ScriptReplay()
     prefix().play(table)
     before = table.game
     assert before is not None

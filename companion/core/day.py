@@ -7,9 +7,9 @@ A day is a queue of speaking turns (``Game.turns``) followed by what
 from __future__ import annotations
 
 from . import night, outcome, views, voting
-from .common import Step, living_seat, require, seat_in_range
 from .events import BestMoveMade, Nominated
 from .state import After, Out, Turn
+from .step import Step, living_seat, require, seat_in_range
 
 _TURN_CUES = {
     "speech": "speech_start",

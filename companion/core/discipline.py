@@ -7,9 +7,9 @@ applies them. Each branch names the ruleset field it reads.
 from __future__ import annotations
 
 from . import day, outcome
-from .common import IllegalInput, Step, living, require, seat_in_range
 from .rules import LadderStep, Offence
 from .state import Out, evolve
+from .step import IllegalInput, Step, living, require, seat_in_range
 
 
 def find_offence(t: Step, key: str) -> Offence:

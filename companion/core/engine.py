@@ -20,7 +20,6 @@ import random
 from collections.abc import Callable
 
 from . import day, discipline, night, outcome, timing, views, voting
-from .common import IllegalInput, Step, require, seat_in_range
 from .effects import Effect, Ignored
 from .events import (
     BestMoveMade,
@@ -42,6 +41,7 @@ from .events import (
     Undone,
 )
 from .state import Game, Seat
+from .step import IllegalInput, Step, require, seat_in_range
 
 __all__ = ["IllegalInput", "apply", "new_game", "step"]
 

@@ -11,10 +11,10 @@ host alone (records, ``TellHost``), never to a ``Say``.
 from __future__ import annotations
 
 from . import day, outcome
-from .common import Step, living_seat, require
 from .events import NightChoiceMade
 from .rules import NightStep
 from .state import Game, Out, Result, evolve
+from .step import Step, living_seat, require
 
 
 def steps(game: Game) -> tuple[NightStep, ...]:

@@ -8,8 +8,8 @@ since they reach a club's ratings.
 
 from __future__ import annotations
 
-from .common import Step
 from .state import Game, Result
+from .step import Step
 
 
 def _alive_by_team(game: Game) -> dict[str, int]:

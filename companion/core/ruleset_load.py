@@ -48,7 +48,7 @@ from .toml_table import (
     SNAKE,
     Context,
     RulesetError,
-    Table,
+    TomlTable,
     parse_toml,
     show,
     toml_syntax_error,
@@ -97,7 +97,7 @@ class _Parser:
 
     def __init__(self, ctx: Context, data: dict[str, object]) -> None:
         self.ctx = ctx
-        self.root = Table(ctx, data, (), (*_TOP, *_PARTS, "offences", "miss_rule"))
+        self.root = TomlTable(ctx, data, (), (*_TOP, *_PARTS, "offences", "miss_rule"))
 
     def ruleset(self) -> Ruleset:
         root = self.root
@@ -194,7 +194,7 @@ class _Parser:
             if not self.min_seats <= count <= self.max_seats:
                 limits = f"{self.min_seats}..{self.max_seats}"
                 deals.fail(key, f"{count} seats is outside seats {limits}")
-            deal = Table(self.ctx, body, (*deals.path, key), None)
+            deal = TomlTable(self.ctx, body, (*deals.path, key), None)
             for role in deal.data:
                 deal.ref(role, "role", role, self.role_ids)
             pairs = tuple((role, deal.int_(role, minimum=1, maximum=count)) for role in deal.data)
@@ -274,7 +274,7 @@ class _Parser:
                 see_also=t.strs("see_also"),
             )
 
-    def team_loss_when_alive(self, t: Table) -> tuple[int | None, str | None]:
+    def team_loss_when_alive(self, t: TomlTable) -> tuple[int | None, str | None]:
         alive = t.opt_int("team_loss_when_alive", maximum=self.max_seats)
         clause = t.opt_str("team_loss_clause")
         if clause is not None and alive is None:
@@ -337,7 +337,7 @@ class _Parser:
             removed_nominee_stays=t.bool_("removed_nominee_stays", default.removed_nominee_stays),
         )
 
-    def parse_miss(self, t: Table) -> MissRule:
+    def parse_miss(self, t: TomlTable) -> MissRule:
         alive = t.int_("alive", minimum=1, maximum=self.max_seats)
         nights = t.int_("nights", minimum=1, maximum=MAX_NIGHTS)
         winner = t.str_("winner", required=True)

@@ -9,8 +9,8 @@ those figures, so a replay does exactly what the live table did.
 from __future__ import annotations
 
 from . import day, night, voting
-from .common import Step, require
 from .events import Remaining, TimeAdjusted, TimersPaused
+from .step import Step, require
 
 #: the timer that measures each phase (the first one running counts)
 _MAIN = {"speeches": ("turn",), "voting": ("vote", "count"), "night": ("night",)}

@@ -5,7 +5,7 @@ with every failure a one-line error: a file too large, bytes that are not
 UTF-8, TOML syntax, numbers with too many digits, arrays and tables nested
 too deeply. Rulesets, pin maps and phrase catalogues all read through them.
 
-A :class:`Table` wraps one table of ``tomllib``'s result together with its key
+A :class:`TomlTable` wraps one table of ``tomllib``'s result together with its key
 path. Unknown keys are refused as soon as the table is opened; each getter
 checks presence, type and range and raises :class:`RulesetError` with the
 source, the dotted key and the line of the offending key. Lines come from
@@ -194,7 +194,7 @@ def one_of(value: str, allowed: Collection[str]) -> str:
     return f"{show(value)} is not one of {', '.join(allowed)}"
 
 
-class Table:
+class TomlTable:
     """A TOML table being read: typed getters, unknown keys refused at once."""
 
     def __init__(
@@ -315,13 +315,13 @@ class Table:
             seen.add(item)
         return tuple(cast(list[str], items))
 
-    def table(self, key: str, allowed: Collection[str] | None, required: bool) -> Table | None:
+    def table(self, key: str, allowed: Collection[str] | None, required: bool) -> TomlTable | None:
         value = self.raw(key, required)
-        return None if value is None else Table(self.ctx, value, (*self.path, key), allowed)
+        return None if value is None else TomlTable(self.ctx, value, (*self.path, key), allowed)
 
     def entries(
         self, key: str, allowed: Collection[str], most: int = MAX_ENTRIES
-    ) -> Iterator[tuple[str, Table]]:
+    ) -> Iterator[tuple[str, TomlTable]]:
         """A table of tables keyed by id (``[offences.<id>]``), in file order."""
         outer = self.table(key, None, required=True)
         assert outer is not None
@@ -332,13 +332,13 @@ class Table:
         for ident, body in outer.data.items():
             if not ID.match(ident):
                 outer.fail(ident, f"an id {SNAKE}")
-            yield ident, Table(self.ctx, body, (*outer.path, ident), allowed)
+            yield ident, TomlTable(self.ctx, body, (*outer.path, ident), allowed)
 
-    def array(self, key: str, allowed: Collection[str], required: bool) -> Iterator[Table]:
+    def array(self, key: str, allowed: Collection[str], required: bool) -> Iterator[TomlTable]:
         """An array of tables (``[[night]]``)."""
         value = self._typed(key, list, "an array of tables", required)
         items = cast(list[object], value or [])
         if len(items) > MAX_ENTRIES:
             self.fail(key, f"at most {MAX_ENTRIES} entries, got {len(items)}")
         for index, item in enumerate(items):
-            yield Table(self.ctx, item, (*self.path, key, index), allowed)
+            yield TomlTable(self.ctx, item, (*self.path, key, index), allowed)

@@ -5,8 +5,8 @@ All derived from ``Game``; nothing here changes state.
 
 from __future__ import annotations
 
-from .common import rights_day
 from .state import Game, Seat
+from .step import rights_day
 
 
 def _playing(game: Game, seat: Seat) -> bool:

@@ -9,9 +9,9 @@ have not voted by the last nominee are counted for that nominee.
 from __future__ import annotations
 
 from . import day, night, outcome, views
-from .common import Step
 from .effects import Ignored
 from .state import Ballot, BallotKind, Out, Turn, evolve
+from .step import Step
 
 ALL = 0  # the all-leave ballot's single candidate
 

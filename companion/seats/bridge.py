@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 class Submit(Protocol):
     def __call__(self, event: Event, *, at: float | None = None) -> None:
-        """``Runtime.submit``: queue an input that happened at ``at``."""
+        """``LiveLoop.submit``: queue an input that happened at ``at``."""
 
 
 class SeatsBridge:

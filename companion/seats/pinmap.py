@@ -18,7 +18,7 @@ from ..core.toml_table import (
     MAX_FILE_BYTES,
     Context,
     RulesetError,
-    Table,
+    TomlTable,
     decode_toml,
     parse_toml,
     show,
@@ -95,11 +95,11 @@ def parse_pinmap(text: str, source: str) -> PinMap:
 class _Reader:
     def __init__(self, ctx: Context, data: dict[str, object]) -> None:
         self.ctx = ctx
-        self.root = Table(ctx, data, (), ("defaults", "seats", "host", "buzzer"))
+        self.root = TomlTable(ctx, data, (), ("defaults", "seats", "host", "buzzer"))
         self.used: dict[int, str] = {}  # pin -> the key that took it
 
     def pinmap(self) -> PinMap:
-        defaults = self.root.table("defaults", _DEFAULTS, required=False) or Table(
+        defaults = self.root.table("defaults", _DEFAULTS, required=False) or TomlTable(
             self.ctx, {}, ("defaults",), _DEFAULTS
         )
         pull = defaults.choice("pull", ("up", "down"), "up")
@@ -119,15 +119,17 @@ class _Reader:
             if value is None:
                 continue
             if isinstance(value, int) and not isinstance(value, bool):
-                body = Table(self.ctx, {"pin": value}, (*host_table.path, name), _HOST)
+                body = TomlTable(self.ctx, {"pin": value}, (*host_table.path, name), _HOST)
             else:
-                body = Table(self.ctx, value, (*host_table.path, name), _HOST)
+                body = TomlTable(self.ctx, value, (*host_table.path, name), _HOST)
             host[name] = self._button(body, "pin", pull, bounce)
         buzzer_table = self.root.table("buzzer", ("pin",), required=False)
         buzzer = self._pin(buzzer_table, "pin") if buzzer_table is not None else None
         return PinMap(self.ctx.source, seats, host, buzzer, stuck)
 
-    def _seats(self, table: Table, pull: str, bounce: float, led_kind: str) -> tuple[SeatPins, ...]:
+    def _seats(
+        self, table: TomlTable, pull: str, bounce: float, led_kind: str
+    ) -> tuple[SeatPins, ...]:
         if not table.data:
             table.fail(None, "no seats defined")
         numbers: list[int] = []
@@ -141,7 +143,7 @@ class _Reader:
             table.fail(None, f"seat {missing[0]} is missing (seats are numbered 1 to N, no gaps)")
         out = []
         for number in sorted(numbers):
-            body = Table(self.ctx, table.data[str(number)], (*table.path, str(number)), _SEAT)
+            body = TomlTable(self.ctx, table.data[str(number)], (*table.path, str(number)), _SEAT)
             if "button" not in body.data:
                 body.fail(None, "a seat needs a button")
             button = self._button(body, "button", pull, bounce)
@@ -150,7 +152,7 @@ class _Reader:
             out.append(SeatPins(number, button, led, kind))
         return tuple(out)
 
-    def _button(self, body: Table, key: str, pull: str, bounce: float) -> ButtonPin:
+    def _button(self, body: TomlTable, key: str, pull: str, bounce: float) -> ButtonPin:
         pin = self._pin(body, key)
         pull_up = body.choice("pull", ("up", "down"), pull) == "up"
         if pin in FIXED_PULL_UPS and not pull_up:
@@ -161,7 +163,7 @@ class _Reader:
         bounce_ms = body.float_("bounce_ms", bounce, minimum=0, maximum=MAX_BOUNCE_MS, unit=" ms")
         return ButtonPin(pin, pull_up, bounce_ms / 1000)
 
-    def _pin(self, body: Table, key: str) -> int:
+    def _pin(self, body: TomlTable, key: str) -> int:
         value = body.raw(key, required=True)
         if isinstance(value, int) and not isinstance(value, bool) and value not in HEADER_GPIOS:
             gpio = f"GPIO {value}" if abs(value) < 1 << 32 else show(value)

@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 from typing import NoReturn
 
-from companion.core.toml_lines import KeyPath, clip, format_path, key_lines, line_of
-from companion.core.toml_table import MAX_ENTRIES, parse_toml, show
-
+from ..core.toml_lines import KeyPath, clip, format_path, key_lines, line_of
+from ..core.toml_table import MAX_ENTRIES, parse_toml, show
 from . import numerals
 from .phrases import (
     _GENDERS,

@@ -35,10 +35,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.core.rules import Ruleset
-from companion.core.toml_lines import KeyPath, clip_message, error_line, format_path
-from companion.core.toml_table import MAX_FILE_BYTES, decode_toml, show
-
+from ..core.rules import Ruleset
+from ..core.toml_lines import KeyPath, clip_message, error_line, format_path
+from ..core.toml_table import MAX_FILE_BYTES, decode_toml, show
 from . import numerals
 
 __all__ = [

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, TextIO
 
-from ..realtime import raise_priority
+from ..runner.priority import raise_priority
 from .audio import TTS_FORMAT, AudioFormat, Clip, Samples
 
 log = logging.getLogger(__name__)

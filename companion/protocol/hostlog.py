@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from .core.effects import Effect, Ignored, ProposeOffence, TellHost
+from ..core.effects import Effect, Ignored, ProposeOffence, TellHost
 
 _RU = {
     "role": "Место {seat}: роль {role}",

@@ -1,6 +1,6 @@
 """Running a game from timed inputs on a fake clock.
 
-``Table`` feeds script lines to a ``GameSession``: before each line, every
+``ScriptReplay`` feeds script lines to a ``GameSession``: before each line, every
 timer due by then fires in deadline order, as the live loop would have
 fired it. Timer deadlines are kept as numbers, so a long game accumulates
 no drift.
@@ -10,18 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..core.effects import Effect
+from ..core.events import BadEvent, Event
+from ..core.state import Game
 from .bulk import without_gc_pauses
 from .clock import Deadlines
 from .codec import input_name
-from .core.effects import Effect
-from .core.events import BadEvent, Event
-from .core.state import Game
 from .journal import Journal, JournalWriteError
 from .script import ScriptError, ScriptLine
 from .session import EffectSink, GameSession
 
 
-class Table:
+class ScriptReplay:
     """Runs script lines. ``auto_timers``: fire timers by the clock (a
     script); off while re-reading a journal, whose timer expiries are lines
     of their own."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .core import views
-from .core.state import Game, Record
+from ..core import views
+from ..core.state import Game, Record
 
 
 def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:

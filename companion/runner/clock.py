@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from .core.effects import CancelTimer, Effect, StartTimer
-from .core.events import Event, TimerExpired, Undone
+from ..core.effects import CancelTimer, Effect, StartTimer
+from ..core.events import Event, TimerExpired, Undone
 
 #: name -> (deadline, generation); replaced, never changed in place, so an
 #: undo history can keep each version without copying it

@@ -9,17 +9,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .clock import GameClock
 from .core.effects import Effect, Say
 from .core.events import Event, GameSetUp
 from .core.rules import Ruleset
 from .core.state import Game
-from .hostlog import HostLog
-from .journal import Journal
+from .protocol.hostlog import HostLog
 from .rulesets import load_ruleset
-from .runtime import Runtime
-from .script import ScriptError, ScriptLine
-from .session import EffectSink, GameSession
+from .runner.clock import GameClock
+from .runner.journal import Journal
+from .runner.loop import LiveLoop
+from .runner.script import ScriptError, ScriptLine
+from .runner.session import EffectSink, GameSession
 from .voice.announcer import Announcer
 from .voice.cue_args import check_cue_args, check_seats
 from .voice.pack import VoicePack
@@ -123,7 +123,7 @@ def replay_realtime(
         runtime.stop()
 
     clock = GameClock(start_at=session.now, speed=speed)
-    runtime = Runtime(clock, effects, on_rejected=rejected, realtime=True, session=session)
+    runtime = LiveLoop(clock, effects, on_rejected=rejected, realtime=True, session=session)
 
     def feed() -> None:  # a thread that only enqueues, each line at its time
         for line in lines:

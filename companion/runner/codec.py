@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .core.events import (
+from ..core.events import (
     BadEvent,
     BestMoveMade,
     Event,
@@ -38,7 +38,7 @@ from .core.events import (
     TimersResumed,
     Undone,
 )
-from .core.rules import Ruleset
+from ..core.rules import Ruleset
 
 RulesetLoader = Callable[[str], Ruleset]
 

@@ -4,7 +4,7 @@ One JSON object a line, ``#`` comments and blank lines allowed. A journal is
 a table script too (its setup line carries ``"journal": true``, its timer
 expiries are written out and each line ends with its checksum), so one
 reader serves both. What each input's fields mean is the codec's
-(``companion.codec``); this module reads lines and their time.
+(``companion.runner.codec``); this module reads lines and their time.
 
 Whatever the bytes, reading ends in a list of lines or one ``ScriptError``
 naming the file and line: lines are split on ``\\n`` only (a U+2028 inside a
@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.events import BadEvent, Event
+from ..core.ruleset_load import RulesetError
 from . import codec
 from .bulk import without_gc_pauses
 from .codec import RulesetLoader, shown
-from .core.events import BadEvent, Event
-from .core.ruleset_load import RulesetError
 
 #: the longest line read, in bytes (a setup for a hundred seats is ~2 KiB)
 MAX_LINE = 65_536

@@ -17,14 +17,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..core.effects import Effect, Ignored
+from ..core.engine import apply
+from ..core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused
+from ..core.state import Game
+from ..rulesets import ruleset_digest
 from . import codec
 from .clock import Deadlines, Timers
-from .core.effects import Effect, Ignored
-from .core.engine import apply
-from .core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused
-from .core.state import Game
 from .journal import Journal
-from .rulesets import ruleset_digest
 
 log = logging.getLogger(__name__)
 

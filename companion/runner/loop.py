@@ -22,13 +22,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..core.engine import IllegalInput
+from ..core.events import BadEvent, Event, TimerExpired
+from ..core.state import Game
 from .clock import Clock, Deadlines, Timers
 from .codec import input_name
-from .core.engine import IllegalInput
-from .core.events import BadEvent, Event, TimerExpired
-from .core.state import Game
 from .journal import Journal, JournalWriteError
-from .realtime import QuietCollector, raise_priority
+from .priority import QuietCollector, raise_priority
 from .session import Changed, EffectSink, GameSession
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ class TimerStats:
     lateness: list[float] = field(default_factory=list)
 
 
-class Runtime:
+class LiveLoop:
     """The live loop around one ``GameSession``."""
 
     def __init__(
