@@ -1,4 +1,4 @@
-"""The command line: ``companion [replay|resume|rulesets|say|voices|selftest] ...``.
+"""The command line: ``companion [replay|resume|rulesets|say|voices|selftest|config] ...``.
 
 Until the host console exists, ``companion`` alone replays the demo game
 and prints its protocol. Every error is one line on standard error
@@ -53,6 +53,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "rulesets":
             for name in available_rulesets():
                 print(name)
+        elif args.command == "config":
+            from .config_show import config_command
+
+            config_command(args.action)
     except BrokenPipeError:
         # The reader went away (``companion replay x | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -120,7 +124,17 @@ def _parser() -> argparse.ArgumentParser:
     voices.add_argument("action", choices=("list", "build"))
     voices.add_argument("--ruleset", default="tournament")
     voices.add_argument("--seats", type=int, default=10)
+    _config_parser(sub)
     return parser
+
+
+def _config_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    config = sub.add_parser("config", help="where the club's config file is, what it sets")
+    config.add_argument(
+        "action",
+        choices=("path", "show"),
+        help="path: the file ($COMPANION_CONFIG or the config folder); show: every value",
+    )
 
 
 def _settings(args: argparse.Namespace) -> live.VoiceSettings:
