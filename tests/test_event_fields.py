@@ -4,6 +4,7 @@ read back as the same event (the journal is a table script)."""
 from __future__ import annotations
 
 import json
+from typing import get_args
 
 import pytest
 
@@ -11,9 +12,11 @@ from companion.core.events import (
     BestMoveMade,
     Event,
     GameSetUp,
+    GameStopped,
     HostAdvanced,
     NightChoiceMade,
     Nominated,
+    OffenceCancelled,
     OffenceGiven,
     ProposalDismissed,
     SeatPressed,
@@ -46,6 +49,9 @@ EVENTS: list[Event] = [
     ProposalDismissed(0),
     BestMoveMade(3, (1, 2, 4)),
     TeamSurrendered("mafia"),
+    OffenceCancelled(2, "warning"),
+    GameStopped("пожарная тревога"),
+    GameSetUp(CLUB, 4, ("civilian", "mafia", "maniac", "sheriff"), names=("Аня", "", "Bob", "Ё")),
     TimerExpired("turn", 4),
     NightChoiceMade(3, 4, "shoot"),
     NightChoiceMade(3, 4, "heal"),
@@ -53,6 +59,10 @@ EVENTS: list[Event] = [
     TimersPaused((("turn", 3.5), ("warning", 0.0))),
     TimeAdjusted(-10, (("vote", 1.25),)),
 ]
+
+
+def test_every_kind_of_event_is_tried() -> None:
+    assert {type(event) for event in EVENTS} == set(get_args(Event))
 
 
 @pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)

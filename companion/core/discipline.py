@@ -66,6 +66,53 @@ def give(t: Step, number: int, key: str) -> None:
             outcome.team_loss(t, losers, "team_loss", offence.clause)
 
 
+#: the seat field that holds each right's loss (``LadderStep.loses``)
+_RIGHT_FIELDS = {"speech": "silenced_day", "nomination": "no_nomination_day", "vote": "no_vote_day"}
+
+
+def cancel(t: Step, number: int, key: str) -> None:
+    """Take back the seat's latest offence ``key``: its count and the rights
+    the ladder took for it come back. A removal (or a team's loss) is taken
+    back only by an undo: a seat that has left stays out."""
+    game = t.game
+    require(
+        game.phase not in ("setup", "ended"), f"no offences can be cancelled in phase {game.phase}"
+    )
+    offence = find_offence(t, key)
+    seat = seat_in_range(game, number)
+    require(offence.id in seat.offences, f"seat {number} has no offence {offence.id!r} to cancel")
+    require(seat.out is None, f"seat {number} has left the table: only an undo brings them back")
+    require(
+        offence.cost in ("warning", "count", "removal_at_morning"),
+        f"offence {offence.id!r} costs {offence.cost}: only an undo takes it back",
+    )
+    at = len(seat.offences) - 1 - seat.offences[::-1].index(offence.id)
+    left = seat.offences[:at] + seat.offences[at + 1 :]
+    exempt = seat.role in offence.exempt_roles
+    changes: dict[str, object] = {
+        "offences": left,
+        "excluded": any(game.rules.offence(o).excluded for o in left),
+        "rating_penalty": seat.rating_penalty - (0 if exempt else offence.rating_penalty),
+    }
+    if offence.cost == "removal_at_morning":
+        changes["removal_at_morning"] = any(
+            game.rules.offence(o).cost == "removal_at_morning" for o in left
+        )
+    if offence.cost == "count":
+        count = seat.count - 1
+        changes["count"] = count
+        steps = game.rules.ladder.steps
+        kept = {right for s in steps if s.at <= count for right in s.loses}
+        for ladder_step in steps:
+            if count < ladder_step.at <= seat.count:
+                for right in ladder_step.loses:
+                    if right not in kept:
+                        changes[_RIGHT_FIELDS[right]] = 0
+    t.update_seat(number, **changes)
+    t.record("offence_cancelled", seat=number, offence=offence.id, clause=offence.clause)
+    t.say("offence_cancelled", seat=number)
+
+
 def _add_count(t: Step, number: int) -> None:
     count = t.seat(number).count + 1
     t.update_seat(number, count=count)

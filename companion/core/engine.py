@@ -25,9 +25,11 @@ from .events import (
     BestMoveMade,
     Event,
     GameSetUp,
+    GameStopped,
     HostAdvanced,
     NightChoiceMade,
     Nominated,
+    OffenceCancelled,
     OffenceGiven,
     ProposalDismissed,
     SeatPressed,
@@ -72,7 +74,11 @@ def new_game(setup: GameSetUp) -> tuple[Game, tuple[Effect, ...]]:
     known = {r.id: r.team for r in rules.roles}
     for number, role in enumerate(roles, 1):
         require(role in known, f"seat {number}: no role {role!r} in ruleset {rules.name!r}")
-    seats = tuple(Seat(n, role, known[role]) for n, role in enumerate(roles, 1))
+    names = setup.names or ("",) * len(roles)
+    seats = tuple(
+        Seat(n, role, known[role], name=name)
+        for n, (role, name) in enumerate(zip(roles, names, strict=True), 1)
+    )
     t = Step(Game(rules=rules, seats=seats, seed=setup.seed, first_speaker=setup.first_speaker))
     t.record("setup", ruleset=rules.name, seats=setup.seats, roles=",".join(roles), seed=setup.seed)
     for seat in seats:
@@ -234,6 +240,17 @@ def _dismiss(t: Step, event: Event) -> None:
     t.record("proposal_dismissed", seat=gone.seat, offence=gone.offence)
 
 
+def _cancel_offence(t: Step, event: Event) -> None:
+    assert isinstance(event, OffenceCancelled)
+    discipline.cancel(t, event.seat, event.offence)
+
+
+def _stop(t: Step, event: Event) -> None:
+    assert isinstance(event, GameStopped)
+    require(t.game.phase != "ended", "the game is over")
+    outcome.stop(t, event.reason)
+
+
 def _surrender(t: Step, event: Event) -> None:
     assert isinstance(event, TeamSurrendered)
     rules = t.game.rules
@@ -294,5 +311,7 @@ _ANY_PHASE: dict[type, Handler] = {
     OffenceGiven: _offence,
     ProposalDismissed: _dismiss,
     TeamSurrendered: _surrender,
+    OffenceCancelled: _cancel_offence,
+    GameStopped: _stop,
     GameSetUp: _setup_again,
 }

@@ -17,6 +17,10 @@ class BadEvent(ValueError):
     """An event that is malformed whatever the state of the game."""
 
 
+#: a player's name or nickname, as the console and the protocol show it
+MAX_NAME = 40
+
+
 def _seat_number(value: int, what: str) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise BadEvent(f"{what} must be a seat number (1, 2, ...), got {value!r}")
@@ -31,6 +35,7 @@ class GameSetUp:
     roles: tuple[str, ...] | None = None  # per seat, 1..seats; None = deal
     seed: int = 0
     first_speaker: int = 1
+    names: tuple[str, ...] = ()  # per seat, 1..seats ("" for none); () = no names
 
     def __post_init__(self) -> None:
         if not isinstance(self.seats, int) or isinstance(self.seats, bool) or self.seats < 2:
@@ -38,6 +43,11 @@ class GameSetUp:
         if self.roles is not None and len(self.roles) != self.seats:
             raise BadEvent(f"roles lists {len(self.roles)} seats, the table has {self.seats}")
         _seat_number(self.first_speaker, "first_speaker")
+        if self.names and len(self.names) != self.seats:
+            raise BadEvent(f"names lists {len(self.names)} seats, the table has {self.seats}")
+        for name in self.names:
+            if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
+                raise BadEvent(f"a seat's name is printable text of at most {MAX_NAME} characters")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +155,31 @@ class BestMoveMade:
 
 
 @dataclass(frozen=True, slots=True)
+class OffenceCancelled:
+    """The host took back an offence given to a seat earlier (the latest of
+    that kind): a count and the rights it cost come back. An offence that
+    removed a seat or ended the game is taken back only by an undo."""
+
+    seat: int
+    offence: str
+
+    def __post_init__(self) -> None:
+        _seat_number(self.seat, "seat")
+
+
+@dataclass(frozen=True, slots=True)
+class GameStopped:
+    """The host ended the game early (a fight, a fire alarm, no time left):
+    nobody wins; the reason goes to the protocol."""
+
+    reason: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.reason, str) or not self.reason.strip() or len(self.reason) > 200:
+            raise BadEvent("the reason must be text of 1 to 200 characters")
+
+
+@dataclass(frozen=True, slots=True)
 class TeamSurrendered:
     """A whole team gave up (club: no −10 rating for it)."""
 
@@ -217,6 +252,8 @@ Event = (
     | NightChoiceMade
     | BestMoveMade
     | TeamSurrendered
+    | OffenceCancelled
+    | GameStopped
     | TimersPaused
     | TimersResumed
     | TimeAdjusted

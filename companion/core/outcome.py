@@ -55,7 +55,7 @@ def decide(game: Game) -> Result | None:
     return None
 
 
-def end(t: Step, result: Result) -> None:
+def end(t: Step, result: Result, cue: str | None = None) -> None:
     t.cancel_all_timers()
     t.set(phase="ended", result=result, ballot=None)
     t.record(
@@ -64,7 +64,9 @@ def end(t: Step, result: Result) -> None:
         losers=",".join(result.losers),
         reason=result.reason,
     )
-    if result.winners:
+    if cue:
+        t.say(cue)
+    elif result.winners:
         t.say("game_won", team=",".join(result.winners))
     else:
         t.say("game_drawn")
@@ -79,6 +81,12 @@ def check(t: Step) -> bool:
         return False
     end(t, result)
     return True
+
+
+def stop(t: Step, reason: str) -> None:
+    """The host ends the game early: nobody wins or loses."""
+    t.record("stopped", reason=reason)
+    end(t, Result((), (), "stopped"), cue="game_stopped")
 
 
 def team_loss(t: Step, losers: tuple[str, ...], reason: str, clause: str | None) -> None:

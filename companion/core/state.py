@@ -47,6 +47,7 @@ class Seat:
     excluded: bool = False
     rating_penalty: int = 0
     offences: tuple[str, ...] = ()  # ids given, in order (for the protocol)
+    name: str = ""  # the player's name or nickname, if the host gave one
 
     @property
     def alive(self) -> bool:

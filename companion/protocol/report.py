@@ -99,6 +99,8 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "counts_reset": "Замечания аннулированы",
         "best_move": "Лучший ход игрока {seat}: {suspects} (чёрных: {black})",
         "surrender": "Команда «{team}» сдалась",
+        "offence_cancelled": "Игрок {seat}: нарушение снято ({offence}, п. {clause})",
+        "stopped": "Ведущий остановил игру: {reason}",
         "undone": "Ведущий отменил последний ввод ({records})",
         "paused": "Пауза (осталось: {left})",
         "resumed": "Время пошло",
@@ -141,6 +143,8 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "counts_reset": "Remarks cancelled",
         "best_move": "Best move of seat {seat}: {suspects} (black: {black})",
         "surrender": "Team {team!r} surrendered",
+        "offence_cancelled": "Seat {seat}: offence withdrawn ({offence}, clause {clause})",
+        "stopped": "The host stopped the game: {reason}",
         "undone": "The host took back the last input ({records})",
         "paused": "Paused (left: {left})",
         "resumed": "Timers running again",
@@ -192,7 +196,7 @@ def protocol(game: Game, lang: str = "ru", ignored: Sequence[int] = ()) -> list[
             data["step"] = step_names.get(str(data["step"]), data["step"])
         elif record.kind == "surrender":
             data["team"] = team_names.get(str(data["team"]), data["team"])
-        elif record.kind == "offence":
+        elif record.kind in ("offence", "offence_cancelled"):
             data["offence"] = _offence_text(game, str(data["offence"]), lang)
         kind = record.kind
         if kind == "votes" and data.get("nominee") == 0:  # voting.ALL: the all-leave vote

@@ -19,13 +19,16 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.events import (
+    MAX_NAME,
     BadEvent,
     BestMoveMade,
     Event,
     GameSetUp,
+    GameStopped,
     HostAdvanced,
     NightChoiceMade,
     Nominated,
+    OffenceCancelled,
     OffenceGiven,
     ProposalDismissed,
     SeatPressed,
@@ -66,7 +69,7 @@ _NIGHT_INPUTS = {action: name for name, action in _NIGHT_ACTIONS.items()}
 SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "setup": (
         ("ruleset",),
-        ("seats", "roles", "seed", "first_speaker", "journal", "ruleset_sha256"),
+        ("seats", "roles", "names", "seed", "first_speaker", "journal", "ruleset_sha256"),
     ),
     "next": ((), ()),
     "press": (("seat",), ()),
@@ -74,6 +77,8 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pass": (("seat",), ()),
     "nominate": (("by", "target"), ()),
     "offence": (("seat", "offence"), ()),
+    "cancel_offence": (("seat", "offence"), ()),
+    "stop": (("reason",), ()),
     "dismiss": (("index",), ()),
     "choice": (("seat", "target"), ()),
     **{name: (("seat", "target"), ()) for name in _NIGHT_ACTIONS},
@@ -167,6 +172,16 @@ def text(obj: dict[str, Any], key: str) -> str:
     return value
 
 
+def _words(obj: dict[str, Any], key: str, limit: int) -> str:
+    """Free text a person typed (a name, a reason): printable, bounded; may be empty."""
+    value = obj[key]
+    if not isinstance(value, str) or len(value) > limit or not value.isprintable():
+        raise BadEvent(
+            f"{key!r} must be printable text of at most {limit} characters, got {shown(value)}"
+        )
+    return value
+
+
 def seconds(value: object, key: str, low: float = -MAX_SECONDS) -> float:
     """A finite number of seconds within the bounds (NaN, infinities and
     integers too large for a float are refused, not converted)."""
@@ -203,12 +218,18 @@ def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
         raise BadEvent(f"'journal' must be true or false, got {shown(obj['journal'])}")
     if "ruleset_sha256" in obj:
         text(obj, "ruleset_sha256")
+    names = obj.get("names", [])
+    if not isinstance(names, list) or len(names) > MAX_SEAT:
+        raise BadEvent(f"'names' must be a list of names, one per seat, got {shown(names)}")
+    for name in names:
+        _words({"names": name}, "names", MAX_NAME)
     count = number(obj, "seats", 2, MAX_SEAT) if "seats" in obj else len(roles) if roles else 10
     return GameSetUp(
         ruleset=load_ruleset(text(obj, "ruleset")),
         seats=count,
         roles=tuple(roles) if roles is not None else None,
         seed=number(obj, "seed", 0, MAX_SEED) if "seed" in obj else 0,
+        names=tuple(names),
         first_speaker=seat(obj, "first_speaker") if "first_speaker" in obj else 1,
     )
 
@@ -246,6 +267,8 @@ _BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
     "dismiss": lambda obj: ProposalDismissed(number(obj, "index", 0, MAX_INDEX)),
     "best_move": lambda obj: BestMoveMade(seat(obj, "seat"), _seats(obj, "suspects")),
     "surrender": lambda obj: TeamSurrendered(text(obj, "team")),
+    "cancel_offence": lambda obj: OffenceCancelled(seat(obj, "seat"), text(obj, "offence")),
+    "stop": lambda obj: GameStopped(_words(obj, "reason", MAX_ID)),
     "timer": lambda obj: TimerExpired(
         text(obj, "name"), number(obj, "generation", 1, MAX_GENERATION)
     ),
@@ -268,6 +291,8 @@ def encode(event: Event) -> dict[str, Any]:
         fields["seats"] = event.seats
         if event.roles is not None:
             fields["roles"] = list(event.roles)
+        if event.names:
+            fields["names"] = list(event.names)
         return {**fields, "seed": event.seed, "first_speaker": event.first_speaker}
     if isinstance(event, NightChoiceMade):
         return {"input": input_name(event), "seat": event.seat, "target": event.target}
@@ -302,5 +327,7 @@ _FIELDS_OF: dict[type, tuple[str, tuple[str, ...]]] = {
     ProposalDismissed: ("dismiss", ("index",)),
     BestMoveMade: ("best_move", ("seat", "suspects")),
     TeamSurrendered: ("surrender", ("team",)),
+    OffenceCancelled: ("cancel_offence", ("seat", "offence")),
+    GameStopped: ("stop", ("reason",)),
     TimerExpired: ("timer", ("name", "generation")),
 }
