@@ -11,6 +11,7 @@ guess); ``~`` is the user's home.
 from __future__ import annotations
 
 import re
+import stat
 from collections.abc import Collection
 from difflib import get_close_matches
 from pathlib import Path
@@ -58,12 +59,17 @@ def read_config(path: Path) -> Config:
     """The config in `path`; every default when there is no such file."""
     source = str(path)
     try:
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise ConfigError(source, None, None, "is a folder, not a config file")
+        if not stat.S_ISREG(mode):  # a pipe would block the start-up
+            raise ConfigError(source, None, None, "not a regular file")
         with path.open("rb") as stream:  # no more than the limit, whatever the file's size
             data = stream.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         return Config()
-    except IsADirectoryError:
-        raise ConfigError(source, None, None, "is a folder, not a config file") from None
+    except ConfigError:
+        raise
     except OSError as error:
         raise ConfigError(source, None, None, f"cannot be read ({error.strerror})") from None
     except ValueError:  # a NUL in the name ($COMPANION_CONFIG)
