@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from .core.rules import Ruleset
 from .protocol import report
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
 from .runner.journal import Journal, JournalError
@@ -53,6 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "rulesets":
             for name in available_rulesets():
                 print(name)
+        elif args.command in ("protocol", "verify-deal"):
+            return _protocol_command(args)
         elif args.command == "config":
             from .config_show import config_command
 
@@ -125,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     voices.add_argument("--ruleset", default="tournament")
     voices.add_argument("--seats", type=int, default=10)
     _config_parser(sub)
+    _protocol_parsers(sub, common)
     return parser
 
 
@@ -357,6 +361,57 @@ def _print(
     else:
         text = "\n".join(report.protocol(game, lang, ignored=table.ignored))
     print(text, file=out, flush=True)
+
+
+# --- protocols and the deal (docs/protocol.md) ---------------------------------------
+
+
+def _protocol_parsers(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    made = sub.add_parser(
+        "protocol", parents=[common], help="the protocol of a past game, from its journal"
+    )
+    made.add_argument("journal")
+    made.add_argument("--format", choices=("json", "csv", "html"), default="html")
+    made.add_argument(
+        "-o", "--output", metavar="FILE", help="write here (default: standard output)"
+    )
+    verify = sub.add_parser(
+        "verify-deal", parents=[common], help="check a protocol's deal against its seed's hash"
+    )
+    verify.add_argument("protocol", help="a protocol in JSON (companion protocol --format json)")
+
+
+def _protocol_command(args: argparse.Namespace) -> int:
+    from .protocol import archive, formats
+
+    if args.command == "verify-deal":
+        path = Path(args.protocol)
+        try:
+            verdict = formats.verify_file(path, _ruleset_or_none)
+        except formats.ProtocolFileError as error:
+            raise CliError(str(error)) from None
+        word = "fair" if verdict.fair else "NOT fair"
+        print(f"{path}: the deal is {word}: {verdict.why}")
+        return 0 if verdict.fair else 1
+    try:
+        protocol, warnings = archive.from_journal(Path(args.journal), load_ruleset, args.lang)
+    except archive.NoGame as error:
+        raise CliError(str(error)) from None
+    for warning in warnings:
+        print(f"companion: {warning}", file=sys.stderr)
+    text = formats.render(protocol, args.format)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8", newline="")
+    return 0
+
+
+def _ruleset_or_none(name: str) -> Ruleset | None:
+    try:
+        return load_ruleset(name)
+    except (RulesetError, OSError):
+        return None
 
 
 # --- the voice ------------------------------------------------------------------
