@@ -2,10 +2,10 @@
 
 Run ``python bench/seats.py``. gpiozero's mock pin factory (PWM pins) stands
 in for the header; everything else is what runs at a table: the seat shell
-(our debounce, the bridge), the real ``LiveLoop`` loop on the monotonic clock
-in its own thread, the engine, and the light board writing the LED pins.
+(our debounce, the bridge), the live table as the console builds it
+(``LiveTable``: the loop on the monotonic clock in its own thread), the engine, and the light board writing the LED pins.
 Each press is the current speaker's «Пас»: the next speaker's LED must come
-on. Times: the button pin driven low (the edge) -> ``LiveLoop.submit`` called
+on. Times: the button pin driven low (the edge) -> ``LiveTable.submit`` called
 -> the next speaker's LED pin written. Debounce adds no delay to a first
 edge (it only ignores chatter after it), so nothing is excluded. Votes and
 nights between the days are moved on by the host and not measured.
@@ -26,14 +26,15 @@ if __package__ in (None, ""):
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from bench.naive import ROLES, pct
+from companion.assembly import LiveTable, TableSpec
 from companion.core.engine import step
 from companion.core.events import Event, GameSetUp, HostAdvanced, SeatPressed
 from companion.rulesets import load_ruleset
 from companion.runner.clock import MonotonicClock
-from companion.runner.loop import LiveLoop
-from companion.seats.bridge import SeatsBridge
 from companion.seats.gpio import GpioSeats
 from companion.seats.pinmap import load_pinmap
+from companion.voice.settings import VoiceSettings
+from companion.voice.speaker import FakeSpeaker
 
 LIT: dict[int, tuple[float, threading.Event]] = {}  # LED pin -> (when it last went to full, event)
 
@@ -63,18 +64,23 @@ def main() -> None:
     for seat in pinmap.seats:
         assert seat.led is not None
         LIT[seat.led] = (0.0, threading.Event())
-    runtime = LiveLoop(MonotonicClock(), lambda at, effects: None, realtime=True)
     submitted: list[float] = []
 
-    def submit(event: Event, *, at: float | None = None) -> None:
-        submitted.append(time.monotonic())
-        runtime.submit(event, at=at)
+    class TimedTable(LiveTable):
+        def submit(self, event: Event, **when: Any) -> None:
+            submitted.append(time.monotonic())
+            super().submit(event, **when)
 
-    bridge = SeatsBridge(seats, submit, lambda: runtime.game)
-    runtime.on_changed = bridge.changed
-    loop = threading.Thread(target=runtime.run, name="runtime", daemon=True)
-    loop.start()
     rules = load_ruleset("tournament")
+    runtime = TimedTable(
+        TableSpec(voice=VoiceSettings(captions_only=True), seats="gpio"),
+        rules,
+        10,
+        clock=MonotonicClock(),
+        seats=seats,
+        speaker=FakeSpeaker(),
+    )
+    runtime.start()
     runtime.submit(GameSetUp(rules, 10, ROLES))
     time.sleep(1.0)  # the sweep round the table
     to_input: list[float] = []
@@ -116,9 +122,7 @@ def main() -> None:
         to_input.append(submitted[count] - edge)
         button.drive_high()
         time.sleep(pinmap.seat(turn.seat).button.bounce_s + 0.002)  # the release settles
-    runtime.stop()
-    loop.join(5)
-    seats.close()
+    runtime.close()
     print(f"{len(to_light)} presses, gpiozero mock pins, default pin map")
     print(
         f"  pin edge -> runtime input: p50 {pct(to_input, 0.5):6.3f} ms   p99 {pct(to_input, 0.99):6.3f} ms"

@@ -1,63 +1,61 @@
-"""Live commands: a table script in real time with the voice, one cue spoken,
-the voices listed and pre-rendered."""
+"""One live table, put together in one place.
+
+``LiveTable`` builds everything a game at a real table needs from a
+``TableSpec`` (the club's config, or a command's options): the clock, the
+session with its journal, the live loop, the seats (real GPIO, simulated by
+the console's keys, or none), the voice (the sound device, or captions) and
+the host log. The console, ``replay --realtime``, the benches and the tests
+all build their table here; nothing is wired by setting hooks afterwards.
+
+Threads never call into the console: after every accepted input the table
+hands an ``Update`` (a snapshot: the state, the timers' deadlines, the
+effects) to ``on_update``, which the console turns into a posted message.
+"""
 
 from __future__ import annotations
 
+import logging
 import threading
-import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Literal, TextIO
 
-from .core.effects import Effect, Say
-from .core.events import Event, GameSetUp
+from .core.effects import Effect
+from .core.events import Event
 from .core.rules import Ruleset
 from .core.state import Game
 from .protocol.hostlog import HostLog
-from .rulesets import load_ruleset
-from .runner.clock import GameClock
+from .runner.clock import Clock, Deadlines, FakeClock, GameClock
 from .runner.journal import Journal
 from .runner.loop import LiveLoop
-from .runner.script import ScriptError, ScriptLine
-from .runner.session import EffectSink, GameSession
+from .runner.session import GameSession
+from .seats.bridge import SeatsBridge
+from .seats.fake import FakeSeats
+from .seats.port import Seats
 from .voice.announcer import Announcer
-from .voice.cue_args import check_cue_args, check_seats
-from .voice.pack import VoicePack
-from .voice.phrases import Catalogue
-from .voice.speaker import CaptionSpeaker, Speaker, open_speaker
-from .voice.tts import RENDER_TIMEOUT_S, TtsVoice, WavCache, check_text, list_voices
+from .voice.settings import VoiceSettings, open_announcer
+from .voice.speaker import Speaker
+
+__all__ = ["LiveTable", "Outputs", "TableSpec", "Update", "VoiceSettings"]
+
+log = logging.getLogger(__name__)
+
+SeatsMode = Literal["gpio", "simulated", "none"]
 
 
 @dataclass(frozen=True, slots=True)
-class VoiceSettings:
-    lang: str = "ru"
-    voice: str | None = None  # espeak-ng voice; default: the language
-    rate: int = 165
-    pack: Path | None = None
-    device: str | None = None
-    captions_only: bool = False
+class TableSpec:
+    """What a live table is made of."""
 
-    @property
-    def tts(self) -> TtsVoice:
-        return TtsVoice(self.voice or self.lang, self.rate)
-
-
-def announcer(settings: VoiceSettings, rules: Ruleset, seats: int, captions: TextIO) -> Announcer:
-    """The voice for a game: every phrase it can need rendered and in memory.
-    ``captions``: where cues are printed when there is no sound (the table's
-    stream: nothing only the host may know is ever written to it)."""
-    speaker: Speaker = (
-        CaptionSpeaker(captions)
-        if settings.captions_only
-        else open_speaker(settings.device, captions)
-    )
-    pack = VoicePack(settings.pack) if settings.pack else None
-    sound = not isinstance(speaker, CaptionSpeaker)  # captions alone render nothing
-    voice = Announcer(
-        Catalogue.load(settings.lang), rules, speaker, WavCache(), settings.tts, pack, sound=sound
-    )
-    voice.prepare(seats)
-    return voice
+    voice: VoiceSettings = field(default_factory=VoiceSettings)
+    seats: SeatsMode = "simulated"
+    pin_map: Path | None = None  # for "gpio": the club's pin map (None: the shipped one)
+    journal: Path | None = None  # a new game's journal (a resumed game brings its own)
+    speed: float = 1.0  # game seconds per real second (demos and benches run faster)
+    #: the loop in a thread of its own with a real-time priority; False: the
+    #: caller drives it (``pump``/``advance`` on a fake clock, in tests)
+    threaded: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,153 +63,219 @@ class Outputs:
     """Where a live table writes, one stream each: what the table may hear
     and what only the host may read never share one."""
 
-    captions: TextIO  # the table's: cues as text when they are not spoken
+    captions: TextIO | None  # the table's: cues as text when they are not spoken
     host_log: TextIO | None  # the host's: roles, check answers, proposals (None: not kept)
-    result: TextIO  # the host's too: the protocol or JSON at the end
+    result: TextIO | None = None  # the host's too: the protocol or JSON at the end
 
 
-def table_effects(voice: Announcer, log: HostLog | None) -> EffectSink:
-    """Where a live table's effects go: what is said to the voice (which
-    shows captions when it cannot speak), what only the host may know to the
-    host log. Each takes only its own kinds of effect."""
+@dataclass(frozen=True, slots=True)
+class Update:
+    """After an accepted input: the state, the running timers' deadlines (game
+    seconds) and what the input caused, as of that moment."""
 
-    def effects(now: float, effects: tuple[Effect, ...]) -> None:
-        voice(now, effects)
-        if log is not None:
-            log(now, effects)
-
-    return effects
+    at: float
+    game: Game | None
+    deadlines: Deadlines
+    effects: tuple[Effect, ...]
 
 
-def replay_realtime(
-    lines: list[ScriptLine],
-    settings: VoiceSettings,
-    outputs: Outputs,
-    *,
-    journal: Journal | None = None,
-    session: GameSession | None = None,
-    speed: float = 1.0,
-    source: str = "script",
-) -> Game | None:
-    """Play a table script at its own pace (``speed`` times as fast) on the
-    real clock, with the voice, journaling every accepted input.
-    ``session``: a game rebuilt from its journal, which the script goes on.
-    An input the engine refuses stops the run, as in a plain replay: a
-    ScriptError names the line."""
-    session = session or GameSession(journal=journal)
-    if session.game is not None:
-        rules, seats = session.game.rules, len(session.game.seats)
-    else:
-        setup = next((ln.event for ln in lines if isinstance(ln.event, GameSetUp)), None)
-        if setup is None:
-            return None
-        rules, seats = setup.ruleset, setup.seats
-    voice = announcer(settings, rules, seats, outputs.captions)
-    log = HostLog(outputs.host_log, lang=settings.lang) if outputs.host_log else None
-    effects = table_effects(voice, log)
+OnUpdate = Callable[[Update], None]
+#: (the input refused, why, the script line it came from if any)
+OnRefused = Callable[[Event, str, int | None], None]
 
-    refused: list[ScriptError] = []
-    by_number = {line.number: line for line in lines}
-    finished = threading.Event()
 
-    def rejected(event: Event, reason: str, number: int | None) -> None:
-        line = by_number.get(number or 0)
-        refused.append(
-            ScriptError(source, line.number if line else 0, line.text if line else "", reason)
+class LiveTable:
+    """A game at a live table: ``submit`` inputs from any thread; the loop
+    takes them in order, journals them and carries out their effects."""
+
+    def __init__(
+        self,
+        spec: TableSpec,
+        rules: Ruleset,
+        seat_count: int,
+        *,
+        outputs: Outputs | None = None,
+        session: GameSession | None = None,
+        clock: Clock | None = None,
+        on_update: OnUpdate | None = None,
+        on_refused: OnRefused | None = None,
+        seats: Seats | None = None,
+        speaker: Speaker | None = None,
+        lang: str = "ru",
+    ) -> None:
+        """``rules``/``seat_count``: the game about to be set up (its voice
+        is prepared for them) or the resumed one. ``session``: a game rebuilt
+        from its journal. ``seats``/``speaker``/``clock``: given parts instead
+        of those the spec names (tests, benches)."""
+        self.spec = spec
+        self.outputs = outputs or Outputs(None, None)
+        if session is None:
+            journal = Journal.create(spec.journal) if spec.journal is not None else None
+            session = GameSession(journal=journal)
+        self.session = session
+        self.clock: Clock = clock or GameClock(start_at=session.now, speed=spec.speed)
+        self._on_update = on_update
+        self._on_refused = on_refused
+        self.host_log = (
+            HostLog(self.outputs.host_log, lang=lang) if self.outputs.host_log is not None else None
         )
-        finished.set()
-        runtime.stop()
+        self.voice = _voice(spec.voice, rules, seat_count, self.outputs.captions, speaker)
+        self.loop = LiveLoop(
+            self.clock,
+            self._effects,
+            on_rejected=self._refused,
+            on_changed=self._changed,
+            realtime=spec.threaded,
+            session=session,
+        )
+        self.seats = seats if seats is not None else _open_seats(spec, seat_count, self.clock)
+        self.bridge = (
+            SeatsBridge(self.seats, self.submit, lambda: self.loop.game)
+            if self.seats is not None
+            else None
+        )
+        self._thread: threading.Thread | None = None
+        self._closed = False
 
-    clock = GameClock(start_at=session.now, speed=speed)
-    runtime = LiveLoop(clock, effects, on_rejected=rejected, realtime=True, session=session)
+    # --- what the table is doing ---------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        return self.session.game
 
-    def feed() -> None:  # a thread that only enqueues, each line at its time
-        for line in lines:
-            if finished.wait(max(0.0, clock.wall_time(line.at) - time.monotonic())):
-                return
-            if line.event is None:  # "wait": the loop's clock runs on by itself
+    @property
+    def simulated_seats(self) -> FakeSeats | None:
+        return self.seats if isinstance(self.seats, FakeSeats) else None
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    # --- inputs ------------------------------------------------------------------
+    def submit(
+        self,
+        event: Event,
+        *,
+        at: float | None = None,
+        line: int | None = None,
+        ruleset: str | None = None,
+    ) -> None:
+        """Queue an input (thread-safe). Unthreaded, it is taken at once."""
+        self.loop.submit(event, at=at, line=line, ruleset=ruleset)
+        if not self.spec.threaded:
+            self.loop.run_pending()
+
+    def pump(self) -> None:
+        """Unthreaded: take what is queued and fire the timers due by now."""
+        self.loop.run_pending()
+
+    def advance(self, seconds: float) -> None:
+        """On a fake clock: let ``seconds`` pass, firing every timer due."""
+        if not isinstance(self.clock, FakeClock):
+            raise TypeError("advance() needs a FakeClock")
+        self.clock.advance(seconds)
+        self.loop.run_pending()
+
+    # --- life --------------------------------------------------------------------
+    def start(self) -> None:
+        """Run the loop in a thread of its own (it takes a real-time priority,
+        which the console's thread should not have)."""
+        if self.spec.threaded and self._thread is None:
+            self._thread = threading.Thread(target=self.loop.run, name="timer loop", daemon=True)
+            self._thread.start()
+
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def stop(self) -> None:
+        """Make the loop return once what is queued now is done."""
+        self.loop.stop()
+
+    def close(self) -> None:
+        """Stop the loop, then close the voice, the seats and the journal."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._thread is not None:
+            self.loop.stop()
+            self._thread.join(5.0)
+        else:
+            self.loop.run_pending()
+        for part, closing in (
+            ("voice", self.voice.close),
+            ("seats", self.seats.close if self.seats is not None else None),
+            ("journal", self.session.journal.close if self.session.journal else None),
+        ):
+            if closing is None:
                 continue
-            ruleset = line.fields.get("ruleset")
-            runtime.submit(
-                line.event,
-                at=line.at,
-                line=line.fields.get("line", line.number),
-                ruleset=ruleset if isinstance(ruleset, str) else None,
-            )
-        runtime.stop()
+            try:
+                closing()
+            except Exception:  # one broken part must not keep the others open
+                log.exception("closing the %s failed", part)
 
-    feeder = threading.Thread(target=feed, name="script", daemon=True)
-    feeder.start()
-    # The loop in a thread of its own: it takes a real-time priority, which
-    # the main thread (Ctrl-C, later the console) should not have.
-    loop = threading.Thread(target=runtime.run, name="timer loop", daemon=True)
-    loop.start()
-    try:
-        while loop.is_alive():
-            loop.join(0.2)
-    except KeyboardInterrupt:
-        finished.set()
-        runtime.stop()
-        loop.join(2.0)
-    finally:
-        voice.close()
-    if refused:
-        raise refused[0]
-    return runtime.game
+    # --- the loop's hooks (on its thread) ------------------------------------------
+    def _changed(self, before: Game | None, after: Game) -> None:
+        if self.bridge is not None:
+            self.bridge.changed(before, after)  # the seat lights first: they are quickest
+        self._post(Update(self.session.now, after, dict(self.session.timers.deadlines), ()))
+
+    def _effects(self, now: float, effects: tuple[Effect, ...]) -> None:
+        self.voice(now, effects)
+        if self.host_log is not None:
+            self.host_log(now, effects)
+        timers = dict(self.session.timers.deadlines)
+        self._post(Update(now, self.session.game, timers, effects))
+
+    def _refused(self, event: Event, reason: str, line: int | None) -> None:
+        if self._on_refused is not None:
+            self._on_refused(event, reason, line)
+        else:
+            log.warning("refused: %s", reason)
+
+    def _post(self, update: Update) -> None:
+        if self._on_update is None:
+            return
+        try:
+            self._on_update(update)
+        except Exception:  # the console's trouble never stops the game
+            log.exception("the console could not be told of an update")
 
 
-def say(cue: str, args: dict[str, int | str], ruleset: str, settings: VoiceSettings) -> str:
-    """Speak one cue (for trying voices) and wait until it has been heard;
-    returns its text. Arguments are held to what a game of the ruleset can
-    say (``voice.cue_args``): a bad one is a ValueError naming it."""
-    rules = load_ruleset(ruleset)
-    catalogue = Catalogue.load(settings.lang)
-    values = check_cue_args(cue, args, rules, catalogue)
-    try:
-        text = catalogue.text(cue, values, rules)
-    except KeyError as error:  # UnknownCue, MissingArgument: their str() is the message
-        raise ValueError(str(error)) from None
-    check_text(text)  # a club's long phrase: refused here, not after a render attempt
-    if settings.captions_only:  # nothing to render: the words are all there is
-        CaptionSpeaker().play(None, text)
-        return text
-    pack = VoicePack(settings.pack) if settings.pack else None
+def _voice(
+    settings: VoiceSettings,
+    rules: Ruleset,
+    seat_count: int,
+    captions: TextIO | None,
+    speaker: Speaker | None,
+) -> Announcer:
+    if speaker is None:
+        return open_announcer(settings, rules, seat_count, captions)
+    from .voice.phrases import Catalogue
+    from .voice.speaker import CaptionSpeaker
+    from .voice.tts import WavCache
+
+    sound = not isinstance(speaker, CaptionSpeaker)
     voice = Announcer(
-        catalogue, rules, open_speaker(settings.device), WavCache(), settings.tts, pack
+        Catalogue.load(settings.lang), rules, speaker, WavCache(), settings.tts, sound=sound
     )
-    try:
-        voice.say(Say(cue, tuple(values.items())))
-        # Rendering (pyttsx3, then the command) and the speech itself, at a
-        # generous 10 characters a second at 165 words a minute.
-        wait = 2 * RENDER_TIMEOUT_S + 2.0 + len(text) / 10 * 165 / settings.tts.rate
-        voice.drain(wait)  # False (logged): a stalled device; closed all the same
-    finally:
-        voice.close()
-    return text
+    voice.prepare(seat_count)
+    return voice
 
 
-def voices_list(settings: VoiceSettings, ruleset: str, seats: int) -> list[str]:
-    """The espeak-ng voices for the language, and the phrase keys a voice
-    pack can record (one WAV file per key) for a table of ``seats`` seats
-    (ValueError outside the ruleset's range)."""
-    rules = load_ruleset(ruleset)
-    check_seats(seats, rules)
-    catalogue = Catalogue.load(settings.lang)
-    lines = [
-        f"voice {v.id}: {v.name}" for v in list_voices() if v.language.startswith(settings.lang)
-    ]
-    lines += [
-        f"{catalogue.key(cue, args)}.wav\t{text}"
-        for cue, args, text in catalogue.variants(rules, seats)
-    ]
-    return lines
+def _open_seats(spec: TableSpec, count: int, clock: Clock) -> Seats | None:
+    if spec.seats == "none":
+        return None
+    if spec.seats == "simulated":
+        return FakeSeats(count, clock=clock.now)
+    from .seats.gpio import GpioSeats, pin_factory
+    from .seats.pinmap import load_pinmap
+
+    pinmap = load_pinmap(spec.pin_map or default_pin_map())
+    return GpioSeats(pinmap, clock=clock.now, pin_factory=pin_factory())
 
 
-def voices_build(settings: VoiceSettings, ruleset: str, seats: int) -> int:
-    """Render every phrase ahead of time into the cache for a table of
-    ``seats`` seats (ValueError outside the ruleset's range); how many
-    there are."""
-    rules = load_ruleset(ruleset)
-    check_seats(seats, rules)
-    texts = [text for _, _, text in Catalogue.load(settings.lang).variants(rules, seats)]
-    return len(WavCache().render_all(texts, settings.tts))
+def default_pin_map() -> Path:
+    """The pin map shipped with the companion (docs/wiring.md)."""
+    return Path(__file__).resolve().parent.parent / "hardware" / "default.toml"

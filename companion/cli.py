@@ -26,7 +26,8 @@ from .runner.script import ScriptError, ScriptLine, parse_lines, read_script
 from .seats.selftest import selftest_command
 
 if TYPE_CHECKING:  # the voice stack (numpy, sounddevice) is loaded only by the commands that speak
-    from . import assembly as live
+    from .assembly import Outputs
+    from .voice.settings import VoiceSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "examples" / "demo.jsonl"
@@ -141,10 +142,10 @@ def _config_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
 
 
-def _settings(args: argparse.Namespace) -> live.VoiceSettings:
-    from . import assembly as live
+def _settings(args: argparse.Namespace) -> VoiceSettings:
+    from .voice.settings import VoiceSettings
 
-    return live.VoiceSettings(
+    return VoiceSettings(
         lang=args.lang,
         voice=args.voice,
         rate=args.rate if args.rate is not None else 165,
@@ -184,7 +185,7 @@ def _play(args: argparse.Namespace) -> None:
 
 
 @contextlib.contextmanager
-def _outputs(args: argparse.Namespace) -> Iterator[live.Outputs]:
+def _outputs(args: argparse.Namespace) -> Iterator[Outputs]:
     """The table's stream (captions) and the host's (host log, then the
     result), never one file: what the table may hear and what only the host
     may read are kept apart. With --json the host's stream holds the JSON
@@ -197,9 +198,9 @@ def _outputs(args: argparse.Namespace) -> Iterator[live.Outputs]:
                 "--captions-to and --host-log name the same file: captions are the "
                 "table's, the host log is the host's alone"
             )
-        from . import assembly as live
+        from .assembly import Outputs
 
-        yield live.Outputs(captions, None if args.json else host, host)
+        yield Outputs(captions, None if args.json else host, host)
 
 
 def _open_output(
@@ -242,15 +243,15 @@ def _replay(script: Path, journal_path: Path | None) -> ScriptReplay:
 
 
 def _realtime(
-    script: Path, args: argparse.Namespace, outputs: live.Outputs, speed: float
+    script: Path, args: argparse.Namespace, outputs: Outputs, speed: float
 ) -> ScriptReplay:
-    from . import assembly as live
+    from .replay_live import replay_realtime
 
     lines = read_script(script, load_ruleset)
     journal = Journal.create(Path(args.journal)) if args.journal else None
     table = ScriptReplay(journal, source=str(script))
     try:
-        live.replay_realtime(
+        replay_realtime(
             lines, _settings(args), outputs, session=table.session, speed=speed, source=str(script)
         )
     finally:
@@ -259,7 +260,7 @@ def _realtime(
     return _finished(table, script)
 
 
-Live = tuple[argparse.Namespace, "live.Outputs", float]
+Live = tuple[argparse.Namespace, "Outputs", float]
 
 
 def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> ScriptReplay:
@@ -285,10 +286,10 @@ def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> S
                 table.auto_timers = True
                 table.run(rest)
             else:
-                from . import assembly as live
+                from .replay_live import replay_realtime
 
                 args, outputs, speed = realtime
-                live.replay_realtime(
+                replay_realtime(
                     rest,
                     _settings(args),
                     outputs,
@@ -379,6 +380,9 @@ def _protocol_parsers(sub: argparse._SubParsersAction, common: argparse.Argument
         "verify-deal", parents=[common], help="check a protocol's deal against its seed's hash"
     )
     verify.add_argument("protocol", help="a protocol in JSON (companion protocol --format json)")
+    verify.add_argument(
+        "--shown", metavar="HEX", help="the hash as shown before the deal (16 or more hex digits)"
+    )
 
 
 def _protocol_command(args: argparse.Namespace) -> int:
@@ -387,7 +391,7 @@ def _protocol_command(args: argparse.Namespace) -> int:
     if args.command == "verify-deal":
         path = Path(args.protocol)
         try:
-            verdict = formats.verify_file(path, _ruleset_or_none)
+            verdict = formats.verify_file(path, _ruleset_or_none, args.shown)
         except formats.ProtocolFileError as error:
             raise CliError(str(error)) from None
         word = "fair" if verdict.fair else "NOT fair"
@@ -418,7 +422,7 @@ def _ruleset_or_none(name: str) -> Ruleset | None:
 
 
 def _voice_command(args: argparse.Namespace) -> None:
-    from . import assembly as live
+    from .voice import commands
 
     settings = _settings(args)
     if args.command == "say":
@@ -428,13 +432,13 @@ def _voice_command(args: argparse.Namespace) -> None:
             if not sep:
                 raise CliError(f"say: {item!r}: give arguments as NAME=VALUE")
             values[name] = int(value) if value.lstrip("-").isdigit() and len(value) < 20 else value
-        text = live.say(args.cue, values, args.ruleset, settings)
+        text = commands.say(args.cue, values, args.ruleset, settings)
         if not settings.captions_only:  # with --captions the caption was the output
             print(text)
     elif args.action == "list":
-        print("\n".join(live.voices_list(settings, args.ruleset, args.seats)))
+        print("\n".join(commands.voices_list(settings, args.ruleset, args.seats)))
     else:
-        count = live.voices_build(settings, args.ruleset, args.seats)
+        count = commands.voices_build(settings, args.ruleset, args.seats)
         print(f"{count} phrases rendered and cached ({settings.tts.voice})")
 
 

@@ -1,5 +1,6 @@
-"""A table on gpiozero's mock pins, a fake clock and the real runtime: the
-test presses buttons pin by pin and reads LED pins (issue 4)."""
+"""A table on gpiozero's mock pins, a fake clock and the real live table
+(``LiveTable``, as the console builds it): the test presses buttons pin by
+pin and reads LED pins (issue 4)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,16 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.core.effects import Effect, Say
+from companion.assembly import LiveTable, TableSpec, Update
+from companion.core.effects import Say
 from companion.core.events import Event, GameSetUp
 from companion.core.state import Game
 from companion.rulesets import load_ruleset
 from companion.runner.clock import FakeClock
-from companion.runner.loop import LiveLoop
-from companion.seats.bridge import SeatsBridge
 from companion.seats.gpio import GpioSeats
 from companion.seats.pinmap import PinMap, load_pinmap
+from companion.voice.settings import VoiceSettings
+from companion.voice.speaker import FakeSpeaker
 
 ROLES = ("sheriff", "civilian", "civilian", "mafia", "civilian", "civilian", "don", "civilian", "civilian", "mafia")  # fmt: skip
 PWM_LEVELS = {"off": 0.0, "idle": 0.04, "steady": 1.0, "may_vote": 0.25, "holding": 1.0}
@@ -55,28 +57,34 @@ class SeatTable:
             ticker=False,
         )
         self.said: list[str] = []
-        self.runtime = LiveLoop(self.clock, self._effects)
-        self.bridge = SeatsBridge(self.seats, self.runtime.submit, lambda: self.runtime.game)
-        self.runtime.on_changed = self.bridge.changed
+        self.table = LiveTable(
+            TableSpec(voice=VoiceSettings(captions_only=True), seats="gpio", threaded=False),
+            load_ruleset("tournament"),
+            len(self.pinmap.seats),
+            clock=self.clock,
+            seats=self.seats,
+            speaker=FakeSpeaker(),
+            on_update=self._update,
+        )
 
-    def _effects(self, at: float, effects: tuple[Effect, ...]) -> None:
-        self.said += [e.cue for e in effects if isinstance(e, Say)]
+    def _update(self, update: Update) -> None:
+        self.said += [e.cue for e in update.effects if isinstance(e, Say)]
 
     @property
     def game(self) -> Game:
-        assert self.runtime.game is not None
-        return self.runtime.game
+        assert self.table.game is not None
+        return self.table.game
 
     def start(self, roles: tuple[str, ...] = ROLES) -> None:
         self.submit(GameSetUp(load_ruleset("tournament"), len(roles), roles))
 
     def submit(self, event: Event) -> None:
-        self.runtime.submit(event)
+        self.table.submit(event)
         self.settle()
 
     def settle(self) -> None:
         self.later.run_due()
-        self.runtime.run_pending()
+        self.table.pump()
         self.seats.tick()
 
     def wait(self, seconds: float, step: float | None = None) -> None:
@@ -108,4 +116,4 @@ class SeatTable:
         return [round(self.led(n), 2) for n in range(1, len(self.pinmap.seats) + 1)]
 
     def close(self) -> None:
-        self.seats.close()
+        self.table.close()

@@ -15,13 +15,14 @@ from typing import Any
 
 import pytest
 
-from companion import assembly as live
 from companion.core.effects import Say
 from companion.rulesets import load_ruleset
+from companion.voice import commands
 from companion.voice.announcer import Announcer
 from companion.voice.audio import tone
 from companion.voice.cue_args import MAX_DAYS, MAX_SECONDS, check_cue_args
 from companion.voice.phrases import Catalogue
+from companion.voice.settings import VoiceSettings
 from companion.voice.speaker import FakeSpeaker
 from companion.voice.tts import MAX_TEXT_CHARS, TtsRenderer, TtsVoice, WavCache, check_text
 
@@ -113,14 +114,14 @@ def test_a_table_size_outside_the_ruleset_is_one_line(
 
 
 def test_voices_list_covers_the_largest_table_and_no_more() -> None:
-    settings = live.VoiceSettings()
-    keys = [line.split("\t")[0] for line in live.voices_list(settings, "tournament", 12)]
+    settings = VoiceSettings()
+    keys = [line.split("\t")[0] for line in commands.voices_list(settings, "tournament", 12)]
     assert "vote_question-seat-12.wav" in keys
     assert "vote_question-seat-13.wav" not in keys
     with pytest.raises(ValueError, match=r"--seats 13: ruleset 'tournament' plays with 4\.\.12"):
-        live.voices_list(settings, "tournament", 13)
+        commands.voices_list(settings, "tournament", 13)
     with pytest.raises(ValueError, match=r"--seats 100000: ruleset 'club' plays with 4\.\.12"):
-        live.voices_build(settings, "club", 100000)
+        commands.voices_build(settings, "club", 100000)
 
 
 # --- the bounds, in process ---------------------------------------------------------
@@ -179,7 +180,7 @@ def test_arguments_no_game_can_say_are_refused(
 
 def test_say_refuses_before_any_sound(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"seat=600: give a seat 1\.\.12"):
-        live.say("vote_question", {"seat": 600}, "tournament", live.VoiceSettings())
+        commands.say("vote_question", {"seat": 600}, "tournament", VoiceSettings())
 
 
 # --- what reaches espeak-ng ------------------------------------------------------

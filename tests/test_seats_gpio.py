@@ -132,7 +132,7 @@ def test_ten_milliseconds_of_chatter_make_one_press(table: SeatTable) -> None:
     play_to_day_one(table)
     pin = table.button_pin(1)
     seen: list[object] = []
-    table.seats.start(lambda event: seen.append(event) or table.bridge.button(event))  # type: ignore[func-returns-value]
+    table.seats.start(lambda event: seen.append(event) or table.table.bridge.button(event))  # type: ignore[func-returns-value]
     for _ in range(5):  # a contact bouncing for 10 ms: an edge every millisecond
         pin.drive_low()
         table.wait(0.001)

@@ -5,7 +5,7 @@ the table's stream never carries a role or a check answer.
 
 The games are whole club and tournament games played by the bench's bot
 (bench/engine.py) through the same effects sink as a live table
-(``live.table_effects``): the real phrase catalogue and caption speaker on
+(``LiveTable``, on a fake clock): the real phrase catalogue and caption speaker on
 one stream, the host log on the other."""
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import io
 import pytest
 
 from bench.engine import Bot, parsed
-from companion import assembly as live
+from companion.assembly import LiveTable, Outputs, TableSpec, Update
 from companion.core.effects import Effect, Say, TellHost
 from companion.core.events import GameSetUp
-from companion.protocol.hostlog import HostLog
-from companion.runner.replay import ScriptReplay
+from companion.runner.clock import FakeClock
 from companion.voice.phrases import Catalogue
+from companion.voice.settings import VoiceSettings
 
 GAMES = 16
 
@@ -36,18 +36,35 @@ def play(seed: int, lang: str) -> tuple[list[Effect], str, str, Catalogue, GameS
     setup = lines[0].event
     assert isinstance(setup, GameSetUp)
     captions, host = io.StringIO(), io.StringIO()
-    settings = live.VoiceSettings(lang=lang, captions_only=True)
-    voice = live.announcer(settings, setup.ruleset, setup.seats, captions)
-    sink = live.table_effects(voice, HostLog(host, lang=lang))
     seen: list[Effect] = []
+    refused: list[str] = []
+    clock = FakeClock()
 
-    def both(now: float, effects: tuple[Effect, ...]) -> None:
-        seen.extend(effects)
-        sink(now, effects)
+    def update(update: Update) -> None:
+        seen.extend(update.effects)
 
-    ScriptReplay(on_effects=both).run(lines)
-    voice.close()  # waits for any phrase rendered on first use
+    table = LiveTable(
+        spec(lang),
+        setup.ruleset,
+        setup.seats,
+        outputs=Outputs(captions, host),
+        clock=clock,
+        on_update=update,
+        on_refused=lambda event, reason, line: refused.append(reason),
+        lang=lang,
+    )
+    for line in lines:  # as the console's keys would, each at its time
+        clock.set(max(clock.now(), line.at))
+        if line.event is not None:
+            table.submit(line.event, at=line.at)
+    table.close()  # waits for any phrase rendered on first use
+    assert not refused
     return seen, captions.getvalue(), host.getvalue(), Catalogue.load(lang), setup
+
+
+def spec(lang: str = "ru") -> TableSpec:
+    voice = VoiceSettings(lang=lang, captions_only=True)
+    return TableSpec(voice=voice, seats="none", threaded=False)
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -94,8 +111,9 @@ def test_the_host_log_and_captions_take_only_their_own_effects() -> None:
 
     rules = load_ruleset("tournament")
     captions, host = io.StringIO(), io.StringIO()
-    voice = live.announcer(live.VoiceSettings(captions_only=True), rules, 10, captions)
-    sink = live.table_effects(voice, HostLog(host))
+    table = LiveTable(spec(), rules, 10, outputs=Outputs(captions, host), clock=FakeClock())
+    sink = table.session.on_effects
+    assert sink is not None
     sink(0.0, (TellHost("role", (("seat", 5), ("role", "sheriff"))),))
     sink(
         1.0,
@@ -106,7 +124,7 @@ def test_the_host_log_and_captions_take_only_their_own_effects() -> None:
         ),
     )
     sink(2.0, (Say("night_falls", (("night", 1),)),))
-    voice.close()
+    table.close()
     assert captions.getvalue() == "» Наступает ночь. Город засыпает.\n"
     assert host.getvalue().splitlines() == [
         "00:00.00  Место 5: роль sheriff",

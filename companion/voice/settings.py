@@ -1,0 +1,49 @@
+"""How a table's voice is set up (language, espeak-ng voice, rate, a
+recorded pack, the sound device, captions only) and the announcer for a game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from ..core.rules import Ruleset
+from .announcer import Announcer
+from .pack import VoicePack
+from .phrases import Catalogue
+from .speaker import CaptionSpeaker, Speaker, open_speaker
+from .tts import TtsVoice, WavCache
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceSettings:
+    lang: str = "ru"
+    voice: str | None = None  # espeak-ng voice; default: the language
+    rate: int = 165
+    pack: Path | None = None
+    device: str | None = None
+    captions_only: bool = False
+
+    @property
+    def tts(self) -> TtsVoice:
+        return TtsVoice(self.voice or self.lang, self.rate)
+
+
+def open_announcer(
+    settings: VoiceSettings, rules: Ruleset, seats: int, captions: TextIO | None
+) -> Announcer:
+    """The voice for a game: every phrase it can need rendered and in memory.
+    ``captions``: where cues are printed when there is no sound (the table's
+    stream: nothing only the host may know is ever written to it)."""
+    speaker: Speaker = (
+        CaptionSpeaker(captions)
+        if settings.captions_only
+        else open_speaker(settings.device, captions)
+    )
+    pack = VoicePack(settings.pack) if settings.pack else None
+    sound = not isinstance(speaker, CaptionSpeaker)  # captions alone render nothing
+    voice = Announcer(
+        Catalogue.load(settings.lang), rules, speaker, WavCache(), settings.tts, pack, sound=sound
+    )
+    voice.prepare(seats)
+    return voice
