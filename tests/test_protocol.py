@@ -304,3 +304,15 @@ def protocol_game(tmp_path: Path) -> Game:
     game = replay.run(read_script(dealt_script("tournament", tmp_path), load_ruleset))
     assert game is not None
     return game
+
+
+def test_verify_deal_against_the_hash_the_players_noted(
+    journals: dict[str, Path], tmp_path: Path
+) -> None:
+    path = _protocol_file(journals["tournament"], tmp_path)
+    noted = deal.commitment(SEEDS["tournament"])[:16]
+    assert companion("verify-deal", path, "--shown", noted.upper()).returncode == 0
+    other = companion("verify-deal", path, "--shown", deal.commitment(5)[:20])
+    assert other.returncode == 1 and "is not the hash shown before the deal" in other.stdout
+    short = companion("verify-deal", path, "--shown", "abc")
+    assert short.returncode == 2 and "at least 16 hex digits" in short.stderr

@@ -220,13 +220,19 @@ def read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def verify_file(path: Path, rules_for: Callable[[str], Ruleset | None]) -> fair.Verdict:
+def verify_file(
+    path: Path, rules_for: Callable[[str], Ruleset | None], noted: str | None = None
+) -> fair.Verdict:
     """The deal check of a protocol JSON file (``companion verify-deal``).
 
     ``rules_for(name)``: the ruleset the protocol names, or None when it is
     not found here; then the deal is checked against the protocol's own
-    ``deal.order``, and the verdict says so.
+    ``deal.order``, and the verdict says so. ``noted``: the hash the players
+    wrote down when it was shown (at least its first 16 hex digits): the
+    protocol's commitment must begin with it.
     """
+    if noted is not None and not _is_hex_prefix(noted):
+        raise ProtocolFileError(f"--shown {noted[:70]!r}: give at least 16 hex digits of the hash")
     data = read_json(path)
     game = _key(path, data, "game", dict)
     ruleset = _key(path, game, "ruleset", str, "game.")
@@ -265,8 +271,18 @@ def verify_file(path: Path, rules_for: Callable[[str], Ruleset | None]) -> fair.
                 f"deal.order is not ruleset {ruleset!r}'s deal for {len(roles)} seats "
                 f"({' '.join(want) if want else 'it has none'})",
             )
+    if noted is not None and not shown.lower().startswith(noted.lower()):
+        return fair.Verdict(
+            False,
+            f"the protocol's commitment {shown[:16]}… is not the hash shown before the deal "
+            f"({noted[:16]}…)",
+        )
     verdict = fair.verify(seed=seed, shown=shown, order=order, roles=roles, players=players)
     return fair.Verdict(verdict.fair, verdict.why + note)
+
+
+def _is_hex_prefix(text: str) -> bool:
+    return 16 <= len(text) <= 64 and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
 def _key(path: Path, data: dict[str, Any], key: str, kind: type, prefix: str = "") -> Any:
