@@ -83,6 +83,9 @@ def test_the_voice_mirrors_voice_settings() -> None:
     theirs = {f.name: getattr(VoiceSettings(), f.name) for f in dataclasses.fields(VoiceSettings)}
     assert ours == {name: value for name, value in theirs.items() if name != "lang"}
     assert Config().lang == VoiceSettings().lang
+    voice = VoiceConfig("ru+f3", 200, Path("/pack"), "3", True)
+    settings = VoiceSettings(lang="en", **dataclasses.asdict(voice))  # how the console builds it
+    assert settings == VoiceSettings("en", "ru+f3", 200, Path("/pack"), "3", True)
 
 
 # --- values -----------------------------------------------------------------------
