@@ -64,7 +64,7 @@ class SeatsConfig:
 
 @dataclass(frozen=True, slots=True)
 class VoiceConfig:
-    """The same names and defaults as ``assembly.VoiceSettings`` (its
+    """The same names and defaults as ``voice.settings.VoiceSettings`` (its
     ``lang`` is the config's top-level ``lang``); a test holds them equal."""
 
     voice: str | None = None  # espeak-ng voice; default: the language

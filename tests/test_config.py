@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from companion.assembly import VoiceSettings
 from companion.config import (
     ENV_VAR,
     SHIPPED_PIN_MAP,
@@ -27,6 +26,7 @@ from companion.config import (
 )
 from companion.config_load import parse_config
 from companion.config_show import config_toml
+from companion.voice.settings import VoiceSettings
 
 
 @pytest.fixture
