@@ -42,8 +42,12 @@ class CliError(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    console_lang = args.lang  # None: the club's config decides
+    args.lang = args.lang or "ru"
     try:
-        if args.command is None:
+        if args.command in (None, "console"):
+            return _console(console_lang)
+        if args.command == "demo":
             table = _replay(DEMO, None)
             _print(table, as_json=False, lang=args.lang)
         elif args.command in ("replay", "resume"):
@@ -71,6 +75,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _console(lang: str | None) -> int:
+    """The host's console on the club's config (``companion config path``)."""
+    import dataclasses
+
+    from .config import load_config
+    from .console.app import ConsoleApp
+
+    config = load_config()
+    if lang is not None:
+        config = dataclasses.replace(config, lang=lang)  # type: ignore[arg-type]
+    ConsoleApp(config).run()
+    return 0
+
+
 def _one_line(error: BaseException) -> str:
     if isinstance(error, OSError) and error.filename is not None and error.strerror:
         return f"{error.filename}: {error.strerror}"
@@ -81,7 +99,9 @@ def _one_line(error: BaseException) -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     parser.add_argument(
-        "--lang", choices=("ru", "en"), default="ru", help="language of the protocol and voice (ru)"
+        "--lang",
+        choices=("ru", "en"),
+        help="language of the console, protocol and voice (ru; the console: the config's)",
     )
     # Global options work after the subcommand too (``companion replay X --lang en``):
     # the subcommands repeat them with no default, so they only override.
@@ -108,6 +128,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--speed", type=float, help="with --realtime: play N times as fast (1)")
     play.add_argument("--json", action="store_true", help="print the final state as JSON")
     sub = parser.add_subparsers(dest="command")
+    sub.add_parser("console", parents=[common], help="the host's console (also: no command)")
+    sub.add_parser("demo", parents=[common], help="replay the demo game and print its protocol")
     replay = sub.add_parser("replay", parents=[play], help="run a table script")
     replay.add_argument("script")
     replay.add_argument("--journal", help="journal every accepted input to this file")

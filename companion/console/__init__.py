@@ -1,0 +1,1 @@
+"""The host's console: a Textual app that runs a whole live table."""

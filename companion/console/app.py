@@ -1,0 +1,286 @@
+"""The host's console: ``companion`` with no arguments.
+
+Start-up: the club's config says what the table is made of (on a Pi its
+pin map and sound device; anywhere else a simulated table: the keys press
+the seat buttons, the voice goes to the default sound device or, without
+one, to captions). An unfinished game's journal is offered for resuming;
+otherwise the set-up screen opens. One ``LiveTable`` per game; its loop
+thread never calls into the app: it posts ``TableUpdated`` and
+``TableRefused`` messages, which the app hands to the table screen.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ..assembly import LiveTable, Outputs, TableSpec, Update
+from ..config import Config
+from ..core.events import Event, GameSetUp
+from ..core.rules import Ruleset
+from ..core.views import phase_name
+from ..protocol import archive
+from ..protocol.report import protocol as protocol_lines
+from ..roster import load_roster, remember
+from ..rulesets import available_rulesets, load_ruleset
+from ..runner.clock import Clock
+from ..runner.resume import resume_journal, unfinished_game
+from ..runner.session import GameSession
+from ..voice.settings import VoiceSettings
+from ..voice.speaker import Speaker
+from .dialogs import AskYesNo
+from .setup_screen import SetupScreen
+from .table_screen import TableScreen
+from .words import Words
+
+log = logging.getLogger(__name__)
+
+
+class TableUpdated(Message):
+    def __init__(self, update: Update) -> None:
+        super().__init__()
+        self.update = update
+
+
+class TableRefused(Message):
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class _Discard(io.StringIO):
+    """Captions go to the console's log (every spoken line is there), not to
+    the terminal the app draws on."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+class ProtocolScreen(Screen[None]):
+    """The finished game's protocol; Escape goes back to the table (an undo
+    there re-opens the game), ``n`` sets up the next one."""
+
+    def __init__(self, words: Words, lines: list[str], saved: str) -> None:
+        super().__init__()
+        self.words, self.lines, self.saved = words, lines, saved
+        self._bindings.bind("n", "app.new_game", words("key.new_game"))
+        self._bindings.bind("escape", "app.pop_screen", words("key.back"))
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.words("protocol_title"), classes="title")
+        with VerticalScroll(id="protocol"):
+            yield Static("\n".join(self.lines))
+        yield Static(self.saved, id="saved")
+        yield Footer()
+
+
+class ConsoleApp(App[None]):
+    CSS_PATH = "console.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "key.quit", priority=True)]
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Callable[[float], Clock] | None = None,
+        threaded: bool = True,
+        speaker: Speaker | None = None,
+        now: Callable[[], datetime] = datetime.now,
+        seed: int | None = None,
+    ) -> None:
+        """``clock(start_at)``, ``threaded=False``, ``speaker``, ``now``,
+        ``seed``: parts the tests give (a fake clock they move, the loop run
+        on the app's thread, a speaker they read, a fixed date and deal)."""
+        super().__init__()
+        self.config = config
+        self.words = Words(config.lang)
+        self.title = self.words("title")
+        self._clock = clock
+        self._threaded = threaded
+        self._speaker = speaker
+        self._now = now
+        self._seed = seed
+        self.table: LiveTable | None = None
+        self.journal_path: Path | None = None
+        self.saved_protocol: list[Path] = []
+        self._bindings.bind("ctrl+q", "quit", self.words("key.quit"), priority=True)
+
+    # --- start-up ------------------------------------------------------------------
+    def on_mount(self) -> None:
+        found = unfinished_game(self.config.paths.journals, load_ruleset)
+        if found is None:
+            self.action_new_game()
+            return
+        question = self.words(
+            "resume_question",
+            file=found.path.name,
+            phase=phase_name(found.game),
+            day=found.game.day,
+        )
+
+        def answered(resume: bool | None) -> None:
+            if resume:
+                self.resume(found.path)
+            else:
+                self.action_new_game()
+
+        self.push_screen(AskYesNo(question, self.words("resume"), self.words("new_game")), answered)
+
+    def action_new_game(self) -> None:
+        self._close_table()
+        roster = load_roster(self.config.paths.roster).names()
+        screen = SetupScreen(
+            self.words,
+            available_rulesets(),
+            load_ruleset,
+            self.start_game,
+            ruleset=self.config.table.ruleset,
+            seats=self.config.table.seats,
+            roster=roster,
+            seed=self._seed,
+        )
+        self._only(screen)
+
+    def _only(self, screen: Screen[None]) -> None:
+        """Show ``screen`` alone: set-up, a table or a protocol before it go."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen)
+
+    def start_game(self, setup: GameSetUp, commitment: str | None) -> None:
+        folder = self.config.paths.journals
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.journal_path = folder / f"{self._now():%Y-%m-%d_%H-%M-%S}.jsonl"
+        self.table = self._table(setup.ruleset, setup.seats, None, self.journal_path)
+        intro = [self.words("commitment", hash=commitment)] if commitment else []
+        self._show_table(setup.seats, intro)
+        self.table.submit(setup)
+        names = [name for name in setup.names if name]
+        if names:
+            remember(self.config.paths.roster, names, self._now().date())
+
+    def resume(self, path: Path) -> None:
+        resumed = resume_journal(path, load_ruleset)
+        for warning in resumed.warnings:
+            self.notify(warning, severity="warning")
+        game = resumed.session.game
+        assert game is not None
+        self.journal_path = path
+        self.table = self._table(game.rules, len(game.seats), resumed.session, None)
+        self._show_table(len(game.seats))
+
+    def _table(
+        self, rules: Ruleset, seats: int, session: GameSession | None, journal: Path | None
+    ) -> LiveTable:
+        config = self.config
+        voice = VoiceSettings(
+            lang=config.lang,
+            voice=config.voice.voice,
+            rate=config.voice.rate,
+            pack=config.voice.pack,
+            device=config.voice.device,
+            captions_only=config.voice.captions_only,
+        )
+        spec = TableSpec(
+            voice=voice,
+            seats=config.seats.effective_mode(),
+            pin_map=config.seats.pin_map,
+            journal=journal,
+            threaded=self._threaded,
+        )
+        start = session.now if session is not None else 0.0
+        table = LiveTable(
+            spec,
+            rules,
+            seats,
+            outputs=Outputs(captions=_Discard(), host_log=None),
+            session=session,
+            clock=self._clock(start) if self._clock is not None else None,
+            on_update=self._post_update,
+            on_refused=self._post_refusal,
+            speaker=self._speaker,
+            lang=config.lang,
+        )
+        table.start()
+        return table
+
+    # The loop's thread only posts: Textual's post_message is thread-safe.
+    def _post_update(self, update: Update) -> None:
+        self.post_message(TableUpdated(update))
+
+    def _post_refusal(self, event: Event, reason: str, line: int | None) -> None:
+        self.post_message(TableRefused(reason))
+
+    def _show_table(self, seats: int, intro: list[str] | None = None) -> None:
+        assert self.table is not None
+        self._only(TableScreen(self.table, self.words, self.parts_line(), intro or [], seats))
+
+    def parts_line(self) -> str:
+        """Which parts of the table are real and which simulated."""
+        w = self.words
+        table = self.table
+        seats = w("real") if table is not None and table.simulated_seats is None else w("simulated")
+        sound = table is not None and table.voice.sound
+        parts = [
+            w("seats_part", how=seats),
+            w("voice_part", how=w("voice_sound") if sound else w("voice_captions")),
+            w("mic_part"),
+        ]
+        if self.journal_path is not None:
+            parts.append(w("journal_part", path=self.journal_path))
+        return " · ".join(parts)
+
+    # --- what the table posts ---------------------------------------------------------
+    def on_table_updated(self, message: TableUpdated) -> None:
+        screen = self.screen
+        if isinstance(screen, TableScreen):
+            screen.show_update(message.update)
+        game = message.update.game
+        if game is not None and game.phase == "ended" and message.update.effects:
+            self._game_over()
+
+    def on_table_refused(self, message: TableRefused) -> None:
+        screen = self.screen
+        if isinstance(screen, TableScreen):
+            screen.show_refusal(message.reason)
+        else:
+            self.notify(self.words("refused", reason=message.reason), severity="warning")
+
+    def _game_over(self) -> None:
+        """The protocol saved in all three formats and shown; the table's
+        screen stays until the host moves on (``n``), so an undo still works."""
+        table, path = self.table, self.journal_path
+        if table is None or path is None or table.game is None:
+            return
+        try:
+            made, _ = archive.from_journal(path, load_ruleset, self.config.lang)
+            self.saved_protocol = archive.save_all(made, self.config.paths.games, self._now())
+            saved = self.words("protocol_saved", paths=", ".join(map(str, self.saved_protocol)))
+        except (OSError, ValueError) as error:
+            saved = self.words("protocol_failed", error=error)
+        lines = protocol_lines(table.game, self.config.lang)
+        self.push_screen(ProtocolScreen(self.words, lines, saved))
+
+    # --- the end ---------------------------------------------------------------------
+    def _close_table(self) -> None:
+        if self.table is not None:
+            self.table.close()
+            self.table = None
+
+    async def action_quit(self) -> None:
+        self._close_table()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        self._close_table()

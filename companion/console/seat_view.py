@@ -1,0 +1,154 @@
+"""What the table screen shows of the game: a seat's card, the phase line,
+the big timer's value. Pure functions of a ``Game`` (and the clock), so the
+screen only puts their results on widgets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from ..core import views
+from ..core.state import Game, Seat
+from ..runner.clock import Deadlines
+from .words import Words
+
+#: the timer that runs the current phase (the core's timer names)
+PHASE_TIMER = {"speeches": "turn", "night": "night"}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLook:
+    text: Text
+    classes: tuple[str, ...]
+
+
+def seat_look(game: Game, seat: Seat, words: Words, show_roles: bool) -> SeatLook:
+    """A seat's card: number and name, role (when revealed) or how it left,
+    the offence count against the ladder, the rights lost, what it is doing."""
+    text = Text()
+    text.append(f"{seat.number}", style="bold")
+    if seat.name:
+        text.append(f"  {seat.name}")
+    text.append("\n")
+    if show_roles:
+        role = next((r.name for r in game.rules.roles if r.id == seat.role), seat.role)
+        text.append(role if words.lang == "ru" else seat.role, style="italic")
+    if seat.out is not None:
+        text.append(
+            ("  " if show_roles else "") + f"{words('out.' + seat.out.how)} ({seat.out.day})"
+        )
+    text.append("\n")
+    unit = "●" * seat.count + "○" * max(0, _removal_at(game) - 1 - seat.count)
+    text.append(unit or " ")
+    lost = _rights_lost(game, seat)
+    if lost:
+        text.append("  " + " ".join(words("lost." + right) for right in lost))
+    text.append("\n")
+    flags = []
+    turn = game.turn
+    speaking = turn is not None and turn.seat == seat.number
+    if speaking:
+        flags.append("▶ " + words("speaking"))
+    if seat.number in game.nominees:
+        flags.append("★ " + words("nominated"))
+    if seat.number in game.held:
+        flags.append("✋ " + words("hand"))
+    text.append("  ".join(flags))
+    classes = ["seat", _fouls_class(game, seat)]
+    if seat.out is not None:
+        classes.append("-out")
+    if speaking:
+        classes.append("-speaking")
+    if seat.number in game.nominees:
+        classes.append("-nominated")
+    if seat.number in game.held:
+        classes.append("-held")
+    return SeatLook(text, tuple(classes))
+
+
+def _removal_at(game: Game) -> int:
+    """The count at which the ladder removes a seat (the dots drawn)."""
+    steps = [s.at for s in game.rules.ladder.steps if s.removal]
+    return min(steps) if steps else 4
+
+
+def _fouls_class(game: Game, seat: Seat) -> str:
+    """Colours by the ladder: none, some, rights lost, one short of removal."""
+    if seat.count == 0:
+        return "fouls-none"
+    removal = _removal_at(game)
+    if seat.count >= removal - 1:
+        return "fouls-last"
+    if any(s.at <= seat.count and s.loses for s in game.rules.ladder.steps):
+        return "fouls-loss"
+    return "fouls-some"
+
+
+def _rights_lost(game: Game, seat: Seat) -> list[str]:
+    if seat.out is not None:
+        return []
+    day = max(game.day, 1)
+    lost = []
+    if seat.silenced_day >= day:
+        lost.append("speech")
+    if seat.no_nomination_day >= day:
+        lost.append("nomination")
+    if seat.no_vote_day >= day:
+        lost.append("vote")
+    return lost
+
+
+def phase_line(game: Game, words: Words) -> str:
+    name = views.phase_name(game)
+    turn = game.turn
+    ballot = game.ballot
+    if name in ("speech", "last_word", "tie_speech") and turn is not None:
+        return words("phase." + name, day=game.day, seat=turn.seat)
+    if name in ("vote", "count") and ballot is not None:
+        return words("phase." + name, seat=ballot.candidates[ballot.index])
+    if name.startswith("all_leave") and ballot is not None:
+        return words("phase." + name, seats=", ".join(map(str, ballot.tied)))
+    if name == "night":
+        line = words("phase.night", day=game.day)
+        if game.night_step < len(game.tonight):
+            step = game.tonight[game.night_step]
+            line += " — " + (step.name or step.id)
+        return line
+    return words("phase." + name, day=game.day)
+
+
+def votes_line(game: Game, words: Words) -> str:
+    ballot = game.ballot
+    if ballot is None:
+        return ""
+    counts = []
+    for index, candidate in enumerate(ballot.candidates):
+        if index < len(ballot.votes):
+            who = "∀" if candidate == 0 else str(candidate)
+            counts.append(f"{who}: {len(ballot.votes[index])}")
+    return words("votes", votes=", ".join(counts))
+
+
+def timer_value(game: Game, deadlines: Deadlines, now: float) -> tuple[str, str]:
+    """The big timer's text (``m:ss``) and its state: "", "warning",
+    "overrun" or "paused"."""
+    name = PHASE_TIMER.get(game.phase)
+    if game.phase == "voting" and game.ballot is not None:
+        name = "count" if game.ballot.counting else "vote"
+    paused = dict(game.paused)
+    if name is not None and name in paused:
+        return _clock(paused[name]), "paused"
+    if game.turn_over and game.phase == "speeches":
+        return _clock(0), "overrun"
+    running = deadlines.get(name or "")
+    if running is None:
+        return "-:--", ""
+    left = max(0.0, running[0] - now)
+    state = "warning" if game.phase == "speeches" and game.turn_warned else ""
+    return _clock(left), state
+
+
+def _clock(seconds: float) -> str:
+    whole = int(seconds + 0.999)  # 59.2 s left shows 1:00 until it is 59 s
+    return f"{whole // 60}:{whole % 60:02d}"

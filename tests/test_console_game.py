@@ -1,0 +1,131 @@
+"""A whole game of each ruleset played through the console's keys (issue 9):
+set-up with names and a companion deal, nominations, a vote from held
+buttons, a tie and a revote, a hand lifted too early and its proposal
+confirmed, a third offence that costs a speech, a night kill, the best move,
+removals, a win; then the protocol saved in all three formats."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from console_driver import Host, config, console, hosting
+
+from companion.console.app import ProtocolScreen
+from companion.console.setup_screen import SetupScreen
+from companion.console.table_screen import TableScreen
+from companion.core.views import phase_name
+from companion.protocol import deal as fair
+
+ROOT = Path(__file__).resolve().parent.parent
+
+RULES = {
+    # ruleset: (lifting a hand is an offence when, a removal, the winners, the speech lost on)
+    "tournament": ("window", "leaving_the_table", ("red",), 1),
+    "club": ("count", "swearing", ("civilians",), 2),
+}
+
+
+@pytest.mark.parametrize("ruleset", ["tournament", "club"])
+async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
+    lift_when, removal, winners, speech_lost_on = RULES[ruleset]
+    app = console(config(tmp_path, ruleset))
+    async with hosting(app) as host:
+        assert isinstance(app.screen, SetupScreen)
+        await host.keys(*"Аня")  # seat 1's name; the others stay numbers
+        await host.keys("ctrl+s")
+        assert isinstance(app.screen, TableScreen)
+        game = host.game
+        assert game.rules.name == ruleset and game.seat(1).name == "Аня"
+        # A companion deal: the seed committed to on the set-up screen dealt the roles.
+        order = fair.laid_out(game.rules, 10)
+        assert order is not None and [s.role for s in game.seats] == fair.deal(order, 7)
+
+        await host.until("speech")
+        assert game is not host.game and host.game.day == 1
+        civilians = host.seats_of("civilian")
+        a, b, x = civilians[0], civilians[1], civilians[-1]
+        await host.nominate(a)  # by the speaker, seat 1
+        for _ in range(3):
+            await host.offence(x, "speech_out_of_turn")
+        assert host.game.seat(x).count == 3
+        assert host.game.seat(x).silenced_day == speech_lost_on
+        assert "−речь" in str(app.screen.query_one(f"#seat-{x}").render())
+        await host.next()
+        await host.nominate(b)
+        assert host.game.nominees == (a, b)
+
+        # The vote: five hands for a, the rest count for b: a tie. Neither
+        # nominee raises a hand (a vote for oneself is an offence in the club).
+        voters = [n for n in range(1, 11) if n not in (a, b)]
+        await host.until("vote")
+        await host.vote(voters[:5])
+        assert phase_name(host.game) == "tie_speech"
+        await host.until("vote")
+        # The revote: six hands for a; one of them lifted too early.
+        hands = voters[:6]
+        lifted = hands[-1]
+        await host.seat(*hands)
+        if lift_when == "count":
+            await host.wait(host.game.rules.timings.vote_window_s)
+        await host.seat(lifted)
+        assert host.game.proposals and host.game.proposals[0].seat == lifted
+        await host.keys("y")  # the host confirms: the ruleset's offence
+        assert not host.game.proposals and host.game.seat(lifted).count == 1
+        if lift_when == "window":
+            await host.wait(host.game.rules.timings.vote_window_s)
+        await host.wait(host.game.rules.timings.count_s)
+        assert host.game.seat(a).out is not None and host.game.seat(a).out.how == "voted"
+
+        # The night: the mafia shoot a civilian.
+        await host.until("night")
+        for _ in range(10):
+            step = host.game.tonight[host.game.night_step]
+            if step.action == "shoot":
+                break
+            await host.next()
+        victim = civilians[2]
+        await host.choice(victim)
+        await host.until("last_word")
+        assert host.game.seat(victim).out is not None
+        assert host.game.seat(victim).out.how == "killed"
+        if host.game.first_victim == victim:
+            await host.best_move(*host.seats_of("mafia", "don")[:3])
+            assert host.game.best_move
+
+        # Removals until one side is left: the civilians' side wins.
+        await host.until("speech")
+        for seat in host.seats_of("mafia", "don", "maniac"):
+            await host.offence(seat, removal)
+        result = host.game.result
+        assert result is not None and result.winners == winners
+        assert isinstance(app.screen, ProtocolScreen)
+
+    saved = app.saved_protocol
+    assert sorted(p.suffix for p in saved) == [".csv", ".html", ".json"]
+    protocol = json.loads(saved[0].with_suffix(".json").read_text(encoding="utf-8"))
+    text = json.dumps(protocol, ensure_ascii=False)
+    for word in ("Аня", "speech_out_of_turn", removal, str(victim)):
+        assert word in text
+    assert protocol["deal"]["seed"] == 7
+    rows = list(csv.DictReader(io.StringIO(saved[0].with_suffix(".csv").read_text("utf-8"))))
+    assert any("Аня" in json.dumps(row, ensure_ascii=False) for row in rows)
+    html = saved[0].with_suffix(".html").read_text(encoding="utf-8")
+    assert "Аня" in html and "<style" in html and "http" not in html.split("<body")[1]
+    checked = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "verify-deal", str(saved[0].with_suffix(".json"))],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+async def play_to_day_one(host: Host) -> None:
+    await host.keys("ctrl+s")
+    await host.until("speech")
