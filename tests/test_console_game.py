@@ -129,3 +129,34 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
 async def play_to_day_one(host: Host) -> None:
     await host.keys("ctrl+s")
     await host.until("speech")
+
+
+async def test_a_click_on_a_seat_is_its_button(tmp_path: Path) -> None:
+    """Mouse and touch (the 7-inch Pi screen): a click on a seat's card
+    presses its button, as its key does: the speaker's «Пас»."""
+    app = console(config(tmp_path))
+    async with hosting(app) as host:
+        await play_to_day_one(host)
+        speaker = host.game.turn
+        assert speaker is not None and speaker.seat == 1
+        await host.pilot.click("#seat-1")
+        await host.pilot.pause()
+        assert host.game.turn is not None and host.game.turn.seat == 2
+
+
+async def test_roles_stay_hidden_until_revealed(tmp_path: Path) -> None:
+    app = console(config(tmp_path))
+    async with hosting(app) as host:
+        await play_to_day_one(host)
+        sheriff = host.seats_of("sheriff")[0]
+        card = app.screen.query_one(f"#seat-{sheriff}")
+        log = app.screen.query_one("#log")
+
+        def shown() -> str:
+            return str(card.render()) + "\n".join(str(line.text) for line in log.lines)  # type: ignore[attr-defined]
+
+        assert "Шериф" not in shown() and "sheriff" not in shown()
+        await host.keys("r")
+        assert "Шериф" in str(card.render()) and "sheriff" in shown()
+        await host.keys("r")
+        assert "Шериф" not in shown() and "sheriff" not in shown()

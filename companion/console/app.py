@@ -16,10 +16,8 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import ClassVar
 
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -87,7 +85,6 @@ class ProtocolScreen(Screen[None]):
 
 class ConsoleApp(App[None]):
     CSS_PATH = "console.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", "key.quit", priority=True)]
 
     def __init__(
         self,
@@ -238,7 +235,7 @@ class ConsoleApp(App[None]):
             w("mic_part"),
         ]
         if self.journal_path is not None:
-            parts.append(w("journal_part", path=self.journal_path))
+            parts.append(w("journal_part", path=self.journal_path.name))
         return " · ".join(parts)
 
     # --- what the table posts ---------------------------------------------------------

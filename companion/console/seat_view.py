@@ -53,7 +53,7 @@ def seat_look(game: Game, seat: Seat, words: Words, show_roles: bool) -> SeatLoo
     if seat.number in game.nominees:
         flags.append("★ " + words("nominated"))
     if seat.number in game.held:
-        flags.append("✋ " + words("hand"))
+        flags.append(words("hand_mark") + " " + words("hand"))
     text.append("  ".join(flags))
     classes = ["seat", _fouls_class(game, seat)]
     if seat.out is not None:
@@ -97,6 +97,18 @@ def _rights_lost(game: Game, seat: Seat) -> list[str]:
     if seat.no_vote_day >= day:
         lost.append("vote")
     return lost
+
+
+def offence_name(game: Game, offence_id: str, words: Words) -> str:
+    """``4.6.4 Отрыв руки ...``: the clause and the ruleset's words (Russian)
+    or its id (English), short enough for a line."""
+    try:
+        offence = game.rules.offence(offence_id)
+    except KeyError:
+        return offence_id
+    text = offence.text if words.lang == "ru" else offence.id
+    text = text if len(text) <= 48 else text[:47].rstrip() + "…"
+    return f"{offence.clause} {text}"
 
 
 def phase_line(game: Game, words: Words) -> str:

@@ -36,7 +36,7 @@ from ..core.state import Game
 from ..protocol.hostlog import HostLog
 from ..voice.phrases import Catalogue
 from .dialogs import AskText, PickOne, seat_numbers
-from .seat_view import phase_line, seat_look, timer_value, votes_line
+from .seat_view import offence_name, phase_line, seat_look, timer_value, votes_line
 
 if TYPE_CHECKING:
     from ..assembly import LiveTable, Update
@@ -66,6 +66,18 @@ HOST_KEYS = (
     ("e", "stop", "key.stop"),
     ("h", "hold", "key.hold"),
 )
+
+
+class SeatCard(Static):
+    """A seat round the table; a click or a touch on it is its button (a tap,
+    or in hold mode a hand down and up), as its key is."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(id=f"seat-{number}", classes="seat")
+        self.number = number
+
+    async def on_click(self) -> None:
+        await self.run_action(f"screen.seat({self.number})")
 
 
 class TableScreen(Screen[None]):
@@ -103,7 +115,7 @@ class TableScreen(Screen[None]):
                 half = math.ceil(self.seat_count / 2)
                 with Horizontal(id="top-row", classes="row"):
                     for n in range(1, half + 1):
-                        yield Static(id=f"seat-{n}", classes="seat")
+                        yield SeatCard(n)
                 with Vertical(id="centre"):
                     yield Static("", id="phase")
                     yield Digits("-:--", id="timer")
@@ -112,7 +124,7 @@ class TableScreen(Screen[None]):
                     yield Static("", id="votes")
                 with Horizontal(id="bottom-row", classes="row"):
                     for n in range(self.seat_count, half, -1):
-                        yield Static(id=f"seat-{n}", classes="seat")
+                        yield SeatCard(n)
             with Vertical(id="side"):
                 yield Static("", id="proposals")
                 yield RichLog(
@@ -166,7 +178,11 @@ class TableScreen(Screen[None]):
                 return "» " + self.catalogue.text(effect.cue, dict(effect.args), game.rules)
             except KeyError:
                 return "» " + effect.cue
-        if isinstance(effect, TellHost | ProposeOffence | Ignored):
+        if isinstance(effect, ProposeOffence):
+            offence = offence_name(game, effect.offence, self.words)
+            reason = self.words.reason(effect.reason)
+            return self.words("proposed", seat=effect.seat, offence=offence, reason=reason)
+        if isinstance(effect, TellHost | Ignored):
             return self.host_lines.line(effect)
         return None
 
@@ -206,8 +222,10 @@ class TableScreen(Screen[None]):
             lines = [self.words("proposals", count=len(game.proposals))]
             for i, p in enumerate(game.proposals):
                 marker = "→ " if i == 0 else "  "
+                offence = offence_name(game, p.offence, self.words)
+                reason = self.words.reason(p.reason)
                 lines.append(
-                    marker + self.words("proposal", seat=p.seat, offence=p.offence, reason=p.reason)
+                    marker + self.words("proposal", seat=p.seat, offence=offence, reason=reason)
                 )
             text = "\n".join(lines)
         widget = self.query_one("#proposals", Static)

@@ -103,6 +103,13 @@ RU: dict[str, str] = {
     "key.quit": "Выход",
     "key.new_game": "Новая игра",
     "key.back": "К столу",
+    "hand_mark": "■",
+    # the core's reasons for a proposal (companion/core/voting.py)
+    "reason.voted for a second nominee": "голос за второго кандидата",
+    "reason.voted for themself": "голос за себя",
+    "reason.hand lifted before «Спасибо»": "рука поднята до «Спасибо»",
+    "reason.hand lifted before «Принято»": "рука поднята до «Принято»",
+    "proposed": "Предложено: игрок {seat}, {offence} — {reason}",
 }
 
 EN: dict[str, str] = {
@@ -206,6 +213,8 @@ EN: dict[str, str] = {
     "key.quit": "Quit",
     "key.new_game": "New game",
     "key.back": "Back to the table",
+    "hand_mark": "■",
+    "proposed": "Proposed: seat {seat}, {offence} — {reason}",
 }
 
 
@@ -217,3 +226,7 @@ class Words:
     def __call__(self, key: str, **args: object) -> str:
         template = self._table.get(key, key)
         return template.format(**args) if args else template
+
+    def reason(self, text: str) -> str:
+        """A proposal's reason as the core gives it (English), in the host's language."""
+        return self._table.get("reason." + text, text)
