@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import os
 import stat
 import sys
@@ -85,6 +86,17 @@ def _console(lang: str | None) -> int:
     config = load_config()
     if lang is not None:
         config = dataclasses.replace(config, lang=lang)  # type: ignore[arg-type]
+    # The app draws on the terminal: warnings (no sound card, a torn journal
+    # line) go to a log file beside the journals, and the host sees them as
+    # notices on screen where the console knows them.
+    folder = config.paths.journals.parent
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    logging.basicConfig(
+        filename=folder / "companion.log",
+        level=logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        force=True,
+    )
     ConsoleApp(config).run()
     return 0
 

@@ -28,6 +28,8 @@ MAX_SEATS_SHOWN = 12  # the table screen seats 10 to 12 (the keys reach 12)
 
 
 class SetupScreen(Screen[None]):
+    # F5 starts (shown in the footer); ctrl+s too where the terminal lets it
+    # through (it is XOFF on a plain tty).
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", show=False)]
 
     def __init__(
@@ -53,6 +55,7 @@ class SetupScreen(Screen[None]):
         self.seats = seats
         self.roster = list(roster)
         self.seed = fair.fresh_seed() if seed is None else seed
+        self._bindings.bind("f5", "start", words("start"))
 
     @property
     def rules(self) -> Ruleset:
