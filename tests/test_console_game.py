@@ -160,3 +160,38 @@ async def test_roles_stay_hidden_until_revealed(tmp_path: Path) -> None:
         assert "Шериф" in str(card.render()) and "sheriff" in shown()
         await host.keys("r")
         assert "Шериф" not in shown() and "sheriff" not in shown()
+
+
+async def test_the_hosts_corrections_by_keys_are_journaled(tmp_path: Path) -> None:
+    """Pause and resume, ±10 s, an offence given and cancelled, an undo,
+    the game stopped with a reason: each a key, each a journal line."""
+    app = console(config(tmp_path))
+    async with hosting(app) as host:
+        await play_to_day_one(host)
+        await host.wait(20)
+        await host.keys("p")
+        assert dict(host.game.paused)["turn"] == pytest.approx(40)
+        await host.wait(30)  # paused: nothing runs out
+        await host.keys("p")
+        assert not host.game.paused
+        await host.keys("right_square_bracket")  # +10 s: 50 s left
+        await host.wait(45)
+        assert host.game.turn is not None and host.game.turn.seat == 1
+        await host.keys("left_square_bracket")  # -10 s: it runs out now
+        await host.wait(0.01)
+        assert host.game.turn_over or host.game.turn.seat != 1
+        await host.offence(3, "speech_out_of_turn")
+        await host.offence(3, "speech_out_of_turn")
+        await host.cancel_offence(3, "speech_out_of_turn")
+        assert host.game.seat(3).count == 1
+        await host.keys("u")  # the cancel taken back
+        assert host.game.seat(3).count == 2
+        await host.keys("e")
+        await host.type("пожарная тревога")
+        assert host.game.phase == "ended" and host.game.result is not None
+        assert isinstance(app.screen, ProtocolScreen)
+    (journal,) = (tmp_path / "journals").glob("*.jsonl")
+    inputs = [json.loads(line)["input"] for line in journal.read_text("utf-8").splitlines()]
+    for name in ("pause", "resume", "adjust", "offence", "cancel_offence", "undo", "stop"):
+        assert name in inputs
+    assert "пожарная тревога" in journal.read_text("utf-8")
