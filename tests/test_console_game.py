@@ -91,6 +91,16 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
             await host.next()
         victim = civilians[2]
         await host.choice(victim)
+        # The sheriff's check: the answer is the host's alone (the log, while roles show).
+        for _ in range(10):
+            step = host.game.tonight[host.game.night_step]
+            if step.action == "check" and "sheriff" in step.roles:
+                break
+            await host.next()
+        sheriff = host.seats_of("sheriff")[0]
+        black = host.seats_of("mafia", "don")[0]
+        await host.choice(black)
+        assert (step.id, sheriff, black) in host.game.choices
         await host.until("last_word")
         assert host.game.seat(victim).out is not None
         assert host.game.seat(victim).out.how == "killed"
@@ -110,7 +120,7 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
     assert sorted(p.suffix for p in saved) == [".csv", ".html", ".json"]
     protocol = json.loads(saved[0].with_suffix(".json").read_text(encoding="utf-8"))
     text = json.dumps(protocol, ensure_ascii=False)
-    for word in ("Аня", "speech_out_of_turn", removal, str(victim)):
+    for word in ("Аня", "speech_out_of_turn", removal, str(victim), "check"):
         assert word in text
     assert protocol["deal"]["seed"] == 7
     rows = list(csv.DictReader(io.StringIO(saved[0].with_suffix(".csv").read_text("utf-8"))))
@@ -195,3 +205,28 @@ async def test_the_hosts_corrections_by_keys_are_journaled(tmp_path: Path) -> No
     for name in ("pause", "resume", "adjust", "offence", "cancel_offence", "undo", "stop"):
         assert name in inputs
     assert "пожарная тревога" in journal.read_text("utf-8")
+
+
+async def test_roles_from_the_cards(tmp_path: Path) -> None:
+    """The players drew cards: the host enters each seat's role."""
+    from textual.widgets import Input, RadioButton, Select
+
+    app = console(config(tmp_path))
+    async with hosting(app) as host:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await host.pilot.click("#deal-cards")
+        assert screen.query_one("#deal-cards", RadioButton).value
+        screen.query_one("#seats", Input).value = "7"
+        await host.pilot.pause()
+        roles = ["civilian", "sheriff", "civilian", "mafia", "civilian", "don", "civilian"]
+        for n, role in enumerate(roles[:-1], 1):
+            screen.query_one(f"#role-{n}", Select).value = role
+        await host.keys("f5")  # seat 7 has no role yet: refused, said on screen
+        assert isinstance(app.screen, SetupScreen) and app.table is None
+        screen.query_one("#role-7", Select).value = roles[-1]
+        await host.keys("f5")
+        assert isinstance(app.screen, TableScreen)
+        assert [s.role for s in host.game.seats] == roles
+    (journal,) = (tmp_path / "journals").glob("*.jsonl")
+    assert '"roles"' in journal.read_text("utf-8")
