@@ -25,12 +25,15 @@ the audio callback). It prints its figures and asserts nothing.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Hashable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -46,7 +49,7 @@ from companion.runner.clock import FakeClock, MonotonicClock, Timers
 from companion.runner.loop import LiveLoop
 from companion.voice.announcer import Announcer
 from companion.voice.phrases import Catalogue
-from companion.voice.speaker import Playback, SoundDeviceSpeaker
+from companion.voice.speaker import OUTPUT_LATENCY, Playback, SoundDeviceSpeaker
 from companion.voice.tts import TtsVoice, WavCache
 
 
@@ -54,10 +57,14 @@ class CallbackThread:
     """Stands in for the audio callback when there is no device: fills
     blocks of ``blocksize`` on the callback's schedule, same Playback."""
 
+    schedules = True
+
     def __init__(self, rate: int = 22050, blocksize: int = 128) -> None:
         import numpy as np
 
         self.playback = Playback(rate)
+        self.underruns = 0
+        self.priority = "not asked"
         self._block = np.zeros(blocksize, dtype=np.int16)
         self._period = blocksize / rate
         self._stop = threading.Event()
@@ -70,9 +77,20 @@ class CallbackThread:
             next_at += self._period
             time.sleep(max(0.0, next_at - time.monotonic()))
 
-    def play(self, clip: object, caption: str, *, urgent: bool = False) -> None:
+    def play(
+        self,
+        clip: object,
+        caption: str,
+        *,
+        urgent: bool = False,
+        at: float | None = None,
+        ticket: Hashable | None = None,
+    ) -> None:
         if clip is not None:
-            self.playback.add(clip, caption, urgent)  # type: ignore[arg-type]
+            self.playback.add(clip, caption, urgent, at=at, ticket=ticket)  # type: ignore[arg-type]
+
+    def withdraw(self, ticket: Hashable) -> None:
+        self.playback.withdraw(ticket)
 
     def close(self) -> None:
         self._stop.set()
@@ -88,47 +106,82 @@ def scaled_rules() -> Ruleset:
     return replace(tournament, timings=fast, night0=night0)
 
 
-def open_output(device: str | None) -> tuple[object, str]:
+def open_output(
+    device: str | None, latency: float | str | None = None, blocksize: int | None = None
+) -> tuple[Any, str]:
     try:
-        return SoundDeviceSpeaker(
-            device, realtime=True
-        ), f"a real output stream ({device or 'default device'})"
+        speaker = (
+            SoundDeviceSpeaker(device, realtime=True, latency=latency)
+            if blocksize is None
+            else SoundDeviceSpeaker(device, realtime=True, latency=latency, blocksize=blocksize)
+        )
+        return speaker, f"a real output stream ({device or 'default device'})"
     except Exception as error:
         reason = str(error).splitlines()[0]
         return CallbackThread(), f"the callback code path on a thread (no sound device: {reason})"
 
 
-def ours(cues: int, device: str | None) -> None:
+def urgent(effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
+    """Every cue cuts in, so that each starts at its own moment rather than
+    after the one before (a real phrase is longer than the bench's 0.15 s
+    between cues); a cue cut before it started is simply not counted."""
+    return tuple(replace(e, urgent=True) if isinstance(e, Say) else e for e in effects)
+
+
+class BenchVoice:
+    """The Announcer as the live table runs it, every cue made urgent."""
+
+    def __init__(self, voice: Announcer, foresee: bool) -> None:
+        self.voice = voice
+        self.foresee = foresee
+
+    def __call__(self, now: float, effects: tuple[Effect, ...]) -> None:
+        self.voice(now, urgent(effects))
+
+    def plan(self, at: float, effects: tuple[Effect, ...]) -> Hashable | None:
+        return self.voice.plan(at, urgent(effects)) if self.foresee else None
+
+    def withdraw(self, ticket: Hashable) -> None:
+        self.voice.withdraw(ticket)
+
+    def carried_out(self, ticket: Hashable) -> None:
+        self.voice.carried_out(ticket)
+
+
+def neighbours(count: int) -> list[subprocess.Popen[bytes]]:
+    """CPU-bound processes, one per core by default: the machine is busy."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+
+def ours(
+    cues: int, device: str | None, latency: float | str | None, blocksize: int | None, foresee: bool
+) -> None:
     rules = scaled_rules()
-    speaker, where = open_output(device)
-    voice = Announcer(Catalogue.load("ru"), rules, speaker, WavCache(), TtsVoice("ru"))  # type: ignore[arg-type]
+    speaker, where = open_output(device, latency, blocksize)
+    voice = Announcer(
+        Catalogue.load("ru"),
+        rules,
+        speaker,
+        WavCache(),
+        TtsVoice("ru"),
+        wall_time=lambda at: at,  # the loop runs on the monotonic clock itself
+    )
     voice.prepare(10)
-    due: list[float] = []  # the deadline (or input time) of each cue played
     clock = MonotonicClock()
     runtime: LiveLoop
-    catalogue = voice.catalogue
+    bench_voice = BenchVoice(voice, foresee)
 
     def effects(at: float, effects: tuple[Effect, ...]) -> None:
-        says = [e for e in effects if isinstance(e, Say)]
-        if says:
-            # The last cue of a batch, from memory as the Announcer plays it,
-            # marked with its number: every cue cuts in (urgent) so that each
-            # starts at the next callback, and a cue that never started (cut
-            # in the same callback) is simply not counted.
-            say = says[-1]
-            clip = voice.clips.get(catalogue.key(say.cue, dict(say.args)))
-            if clip is not None:
-                due.append(at)
-                speaker.play(clip, str(len(due) - 1), urgent=True)  # type: ignore[attr-defined]
+        bench_voice(at, effects)
         if any(isinstance(e, Say) and e.cue == "time_up" for e in effects):
             # The host moves on 40 ms later (a new cue must not land in the same callback).
             threading.Timer(0.04, runtime.submit, (HostAdvanced(),)).start()
 
-    runtime = LiveLoop(clock, effects, realtime=True)  # as the live table runs it
+    runtime = LiveLoop(clock, effects, realtime=True, foresight=bench_voice)
     runtime.submit(GameSetUp(rules, 10, ROLES))
     loop = threading.Thread(target=runtime.run, daemon=True)
     loop.start()
-    playback: Playback = speaker.playback  # type: ignore[attr-defined]
+    playback: Playback = speaker.playback
     give_up = time.monotonic() + 60 + cues * 0.5
     while len(playback.started) < cues and loop.is_alive() and time.monotonic() < give_up:
         time.sleep(0.05)
@@ -139,14 +192,33 @@ def ours(cues: int, device: str | None) -> None:
         if game is not None and game.phase != "speeches":
             runtime.submit(HostAdvanced())  # votes and nights: keep the game moving
     runtime.stop()
-    time.sleep(0.2)
-    speaker.close()  # type: ignore[attr-defined]
-    latency = [s.at - due[int(s.caption)] for s in playback.started]
+    time.sleep(0.3)
+    speaker.close()
+    started = list(playback.started)
     lateness = runtime.stats.lateness
-    print(f"ours: {len(latency)} cues through {where}")
     print(
-        f"  deadline -> first sample handed to the device: p50 {pct(latency, 0.5):6.2f} ms   p99 {pct(latency, 0.99):6.2f} ms"
+        f"ours: {len(started)} cues through {where}, buffer {getattr(speaker, '_latency', 0) * 1000:.0f} ms, blocks of {blocksize or 'default'},"
+        f" {'foreseen timer cues scheduled on the audio clock' if foresee else 'every cue played when its input is taken'}"
     )
+    print(f"  priority: audio {speaker.priority}, timer loop {runtime.priority}")
+    for name, kind in (("timer cues", True), ("input cues", False)):
+        group = [s for s in started if s.scheduled == kind]
+        if not group:
+            continue
+        handed = [s.handed - s.due for s in group]
+        audible = [s.audible - s.due for s in group]
+        print(
+            f"  {name} ({len(group)}): deadline -> handed to the device p50 {pct(handed, 0.5):7.2f} ms  p99 {pct(handed, 0.99):7.2f} ms;"
+            f"  -> at the device's output clock p50 {pct(audible, 0.5):7.2f} ms  p99 {pct(audible, 0.99):7.2f} ms"
+        )
+        late = [s for s in group if s.audible - s.due > 0.01]
+        if late:
+            notice = [s.due - s.queued for s in late]
+            print(
+                f"    {len(late)} heard over 10 ms late; they were handed over {pct(notice, 0.5):.0f} ms (p50)"
+                f" and at most {max(notice) * 1000:.0f} ms before they were due"
+            )
+    print(f"  underruns: {speaker.underruns}")
     print(
         f"  timer firing error ({len(lateness)} timers): p50 {pct(lateness, 0.5):6.3f} ms   p99 {pct(lateness, 0.99):6.3f} ms"
     )
@@ -163,9 +235,9 @@ def ours_at_sink(cues: int, device: str | None) -> None:
         return
     rules = load_ruleset("tournament")
     speaker, where = open_output(device)
-    voice = Announcer(Catalogue.load("ru"), rules, speaker, WavCache(), TtsVoice("ru"))  # type: ignore[arg-type]
+    voice = Announcer(Catalogue.load("ru"), rules, speaker, WavCache(), TtsVoice("ru"))
     voice.prepare(10)
-    playback: Playback = speaker.playback  # type: ignore[attr-defined]
+    playback: Playback = speaker.playback
     heard_after: list[float] = []
     for cue, args, _ in cue_variants(cues):
         while not playback.idle:  # a phrase may pause between its sentences
@@ -221,24 +293,55 @@ def main() -> None:
         "--at-sink", type=int, default=50, help="cues for each path measured at the sink (0: skip)"
     )
     parser.add_argument("--device", default=None)
+    parser.add_argument(
+        "--neighbours",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="CPU-bound processes the bench starts and stops (default: one per core)",
+    )
+    parser.add_argument(
+        "--latency",
+        default=str(OUTPUT_LATENCY),
+        help="the device buffer: seconds, or low/high (PortAudio's)",
+    )
+    parser.add_argument(
+        "--no-foresight",
+        action="store_true",
+        help="play every cue when the loop takes its input (before issue 9)",
+    )
+    parser.add_argument("--blocksize", type=int, default=None, help="frames per callback")
+    parser.add_argument(
+        "--no-busy-thread",
+        action="store_true",
+        help="no thread replaying games in the bench's own process (it holds the interpreter)",
+    )
     args = parser.parse_args()
-    print(f"Python {sys.version.split()[0]}")
+    latency: float | str = args.latency if args.latency in ("low", "high") else float(args.latency)
+    print(f"Python {sys.version.split()[0]}, {args.neighbours} CPU-bound neighbour process(es)")
+    busy_processes = neighbours(args.neighbours)
     stop, counter = threading.Event(), [0]
     busy = threading.Thread(target=busy_core, args=(stop, counter), daemon=True)
-    busy.start()  # the whole time, for every path
-    ours(args.cues, args.device)
-    if args.at_sink:
-        ours_at_sink(args.at_sink, args.device)
-    stop.set()
-    print(f"(a busy core meanwhile: {counter[0]} engine steps on another thread)")
-    sys.stdout.flush()
-    # The naive path in a process of its own, with its own busy thread:
-    # pyttsx3 keeps one espeak driver per process, and ours already uses it.
-    naive = Path(__file__).with_name("naive.py")
-    subprocess.run(
-        [sys.executable, str(naive), f"--cues={args.naive}", f"--at-sink={args.at_sink}"],
-        check=False,
-    )
+    if not args.no_busy_thread:
+        busy.start()  # the whole time, for every path
+    try:
+        ours(args.cues, args.device, latency, args.blocksize, not args.no_foresight)
+        if args.at_sink:
+            ours_at_sink(args.at_sink, args.device)
+        stop.set()
+        print(f"(a busy core meanwhile: {counter[0]} engine steps on another thread)")
+        sys.stdout.flush()
+        if args.naive or args.at_sink:
+            # The naive path in a process of its own, with its own busy thread:
+            # pyttsx3 keeps one espeak driver per process, and ours already uses it.
+            naive = Path(__file__).with_name("naive.py")
+            subprocess.run(
+                [sys.executable, str(naive), f"--cues={args.naive}", f"--at-sink={args.at_sink}"],
+                check=False,
+            )
+    finally:
+        for process in busy_processes:
+            process.kill()
+            process.wait()
     drift()
     print("targets: cue p99 <= 10 ms, timer error p99 <= 2 ms, zero drift after 3 hours")
 

@@ -11,6 +11,16 @@ lateness is measured, never accumulated.
 
 The clock reads game time: seconds since the setup, the same numbers the
 journal holds (``GameClock`` over the monotonic clock).
+
+Foresight: the engine is pure, so what the next timer will say when it
+runs out is known the moment it is armed: ``engine.apply(game,
+TimerExpired(name, generation))`` on the current state. After every input
+the loop works that out for the earliest timer and hands those cues to the
+``foresight`` (the announcer) with the deadline on the monotonic clock; the
+speaker starts them on the audio clock at that very moment, however late
+this loop or the audio callback runs. An input that changes what the timer
+would say withdraws them (and plans anew); cues for inputs from people
+cannot be foreseen and go the short way, when they are taken.
 """
 
 from __future__ import annotations
@@ -19,16 +29,18 @@ import logging
 import queue
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from ..core.engine import IllegalInput
+from ..core.effects import Effect, Say
+from ..core.engine import IllegalInput, apply
 from ..core.events import BadEvent, Event, TimerExpired
 from ..core.state import Game
 from .clock import Clock, Deadlines, Timers
 from .codec import input_name
 from .journal import Journal, JournalWriteError
-from .priority import QuietCollector, raise_priority
+from .priority import QuietCollector, favour_process, raise_priority
 from .session import Changed, EffectSink, GameSession
 
 log = logging.getLogger(__name__)
@@ -47,6 +59,27 @@ class Queued:
     event: Event
     line: int | None = None  # the script line it came from, if any
     ruleset: str | None = None  # a setup's ruleset as its script names it
+
+
+class Foresight(Protocol):
+    """Takes a timer's cues ahead of its deadline (the announcer)."""
+
+    def plan(self, at: float, effects: tuple[Effect, ...]) -> Hashable | None:
+        """Start what ``effects`` say at ``at`` (``time.monotonic()``);
+        a ticket, or None when nothing was taken ahead."""
+
+    def withdraw(self, ticket: Hashable) -> None:
+        """Those cues are no longer what the timer will say."""
+
+    def carried_out(self, ticket: Hashable) -> None:
+        """The timer fires now: its effects, next, are already under way."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    timer: tuple[str, float, int]  # name, deadline, generation
+    says: tuple[Effect, ...]
+    ticket: Hashable
 
 
 @dataclass
@@ -71,11 +104,15 @@ class LiveLoop:
         on_changed: Changed | None = None,
         realtime: bool = False,
         session: GameSession | None = None,
+        foresight: Foresight | None = None,
     ) -> None:
         """``realtime``: ``run`` gives its thread a real-time priority and
         keeps full garbage collections to quiet moments (``QuietCollector``):
         for the live table, not for tests that run the loop in their own
-        thread. ``session``: a game already under way (a resumed journal)."""
+        thread. ``session``: a game already under way (a resumed journal).
+        ``foresight``: takes each timer's cues ahead of its deadline (the
+        announcer); deadlines go to it on the monotonic clock
+        (``clock.wall_time`` when the clock has one)."""
         self.clock = clock
         self.session = session or GameSession(journal=journal, game=game, deadlines=deadlines)
         self.session.on_effects = on_effects
@@ -86,6 +123,10 @@ class LiveLoop:
         self.quiet = QuietCollector() if realtime else None
         self._queue: queue.Queue[Queued | None] = queue.Queue()
         self._hold_timers_until = float("-inf")
+        self.foresight = foresight
+        self.priority = "not asked"  # what run's thread got from raise_priority
+        self._plan: _Plan | None = None
+        self._wall_time: Callable[[float], float] = getattr(clock, "wall_time", _same)
 
     @property
     def game(self) -> Game | None:
@@ -133,7 +174,8 @@ class LiveLoop:
         # many ms late. A shorter switch interval keeps the loop on time.
         sys.setswitchinterval(min(sys.getswitchinterval(), 0.0002))
         if self.realtime:
-            raise_priority("timer loop")
+            favour_process()  # whoever holds the interpreter gets it back soon
+            self.priority = raise_priority("timer loop")
             if self.quiet is not None:
                 self.quiet.start(self.clock.now())
         speed = getattr(self.clock, "speed", 1.0)
@@ -174,14 +216,22 @@ class LiveLoop:
             name, deadline, generation = due
             self.stats.lateness.append(max(0.0, self.clock.now() - deadline))
             event = TimerExpired(name, generation)
+            plan, self._plan = self._plan, None
+            if plan is not None and self.foresight is not None:
+                if plan.timer == due:
+                    self.foresight.carried_out(plan.ticket)
+                else:  # cannot happen: every input plans anew
+                    self.foresight.withdraw(plan.ticket)
             try:
                 session.take(event, max(deadline, 0.0))
             except JournalWriteError as error:
                 # The expiry stays due; try again a little later rather than
-                # spin on a full disk.
+                # spin on a full disk. (Its cue, if foreseen, was heard on
+                # time: the retry does not say it again.)
                 self._hold_timers_until = self.clock.now() + RETRY_AFTER
                 self.on_rejected(event, str(error), None)
                 return
+            self._foresee()
 
     # --- one input -------------------------------------------------------------
     def _take(self, item: Queued) -> None:
@@ -193,6 +243,44 @@ class LiveLoop:
             self.on_rejected(item.event, f"{input_name(item.event)}: {error}", item.line)
         except JournalWriteError as error:
             self.on_rejected(item.event, str(error), item.line)
+        else:
+            self._foresee()
+
+    def _foresee(self) -> None:
+        """Hand the earliest timer's cues to the foresight ahead of its
+        deadline, unless they are already there; withdraw cues that the
+        game no longer says. Only the earliest: a later timer's cues depend
+        on what the earlier one changes, and are planned when it has fired."""
+        if self.foresight is None:
+            return
+        session = self.session
+        due = session.timers.earliest()
+        says: tuple[Effect, ...] = ()
+        if due is not None and session.game is not None:
+            try:
+                _, effects = apply(session.game, TimerExpired(due[0], due[2]))
+            except (IllegalInput, BadEvent):
+                effects = ()
+            says = tuple(e for e in effects if type(e) is Say)
+        plan = self._plan
+        if plan is not None:
+            if plan.timer == due and plan.says == says:
+                return  # still what the game will say, at the same moment
+            self._plan = None
+            self.foresight.withdraw(plan.ticket)
+        if due is None or not says:
+            return
+        try:
+            ticket = self.foresight.plan(self._wall_time(due[1]), says)
+        except Exception:  # the voice is not the game: the timer says it when it fires
+            log.exception("planning the cues of timer %r failed", due[0])
+            return
+        if ticket is not None:
+            self._plan = _Plan(due, says, ticket)
+
+
+def _same(at: float) -> float:
+    return at
 
 
 def _log_rejected(event: Event, reason: str, line: int | None) -> None:

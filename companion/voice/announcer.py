@@ -7,6 +7,13 @@ the game starts (``prepare``), so a cue plays from memory the instant it is
 due, its quiet lead-in cut off (``Clip.without_lead_in``). A phrase that could not be known ahead (a list of several nominees) is
 rendered on a worker thread and played when ready; it is never urgent.
 
+What a timer will say when it runs out is known as soon as it is armed
+(the engine is pure): the live loop hands those cues over ahead
+(``plan``), the speaker starts them on the audio clock exactly at the
+deadline, and when the timer fires they are not played again
+(``carried_out``). An input that changes what the timer would say
+withdraws them first (``withdraw``). docs/architecture.md, "Timing".
+
 Captions alone (``sound=False``: no sound card, or ``--captions``) need no
 sound at all: every cue is shown at once, in order, and nothing is rendered.
 """
@@ -14,8 +21,10 @@ sound at all: every cue is shown at once, in order, and nothing is rendered.
 from __future__ import annotations
 
 import concurrent.futures
+import itertools
 import logging
 import time
+from collections.abc import Callable, Hashable
 
 from ..core.effects import Effect, Say
 from ..core.rules import Ruleset
@@ -39,8 +48,14 @@ class Announcer:
         pack: VoicePack | None = None,
         *,
         sound: bool = True,
+        wall_time: Callable[[float], float] | None = None,
     ) -> None:
+        """``wall_time``: the speaker's clock (``time.monotonic``) for a time
+        on the runtime's clock, so that a cue played at once is measured
+        from the input that caused it (``Started.due``); None: from when it
+        is queued."""
         self.catalogue = catalogue
+        self.wall_time = wall_time
         self.sound = sound
         self.rules = rules
         self.speaker = speaker
@@ -49,6 +64,9 @@ class Announcer:
         self.pack = pack
         self.clips: dict[str, Clip] = {}  # phrase key -> sound, in memory
         self._late = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="late-cues")
+        self._tickets = itertools.count(1)
+        self._plans: dict[Hashable, tuple[Say, ...]] = {}  # ticket -> the cues handed over ahead
+        self._carried: tuple[Hashable, tuple[Say, ...]] | None = None  # a plan coming due now
 
     def prepare(self, seats: int) -> int:
         """Render (or load) every phrase a game of ``seats`` seats can need."""
@@ -67,11 +85,61 @@ class Announcer:
         return len(self.clips)
 
     def __call__(self, now: float, effects: tuple[Effect, ...]) -> None:
-        for effect in effects:
-            if isinstance(effect, Say):
-                self.say(effect)
+        says = tuple(e for e in effects if isinstance(e, Say))
+        carried, self._carried = self._carried, None
+        if carried is not None:
+            ticket, planned = carried
+            if says == planned:
+                return  # already with the speaker, starting at this very moment
+            self.speaker_withdraw(ticket)  # not what was foreseen: say what is
+        at = self.wall_time(now) if self.wall_time is not None and says else None
+        for say in says:
+            self.say(say, at=at)
 
-    def say(self, effect: Say) -> None:
+    # --- cues known ahead (the live loop's foresight) ---------------------------
+    def plan(self, at: float, effects: tuple[Effect, ...]) -> Hashable | None:
+        """Hand over ahead the cues of ``effects`` to start at ``at`` (the
+        speaker's clock); returns their ticket, or None when nothing was
+        handed over (no sound, a speaker that cannot schedule, a phrase not
+        rendered yet: those are said when the timer fires)."""
+        says = tuple(e for e in effects if isinstance(e, Say))
+        if not says or not self.sound or not getattr(self.speaker, "schedules", False):
+            return None
+        cues: list[tuple[Clip, str, bool]] = []
+        for say in says:
+            args = dict(say.args)
+            try:
+                text = self.catalogue.text(say.cue, args, self.rules)
+                clip = self.clips.get(self.catalogue.key(say.cue, args))
+            except KeyError:
+                return None
+            if clip is None:
+                return None
+            cues.append((clip, text, say.urgent))
+        ticket = next(self._tickets)
+        self._plans[ticket] = says
+        for clip, text, urgent in cues:
+            self.speaker.play(clip, text, urgent=urgent, at=at, ticket=ticket)  # type: ignore[call-arg]
+        return ticket
+
+    def withdraw(self, ticket: Hashable) -> None:
+        """The cues of ``ticket`` are no longer what the game will say."""
+        if self._plans.pop(ticket, None) is not None:
+            self.speaker_withdraw(ticket)
+
+    def carried_out(self, ticket: Hashable) -> None:
+        """The timer of ``ticket`` fires now: the next effects are its own,
+        and its cues are already on their way."""
+        planned = self._plans.pop(ticket, None)
+        self._carried = None if planned is None else (ticket, planned)
+
+    def speaker_withdraw(self, ticket: Hashable) -> None:
+        withdraw = getattr(self.speaker, "withdraw", None)
+        if withdraw is not None:
+            withdraw(ticket)
+
+    def say(self, effect: Say, *, at: float | None = None) -> None:
+        """Say one cue now; ``at``: when it was due (speaker's clock)."""
         args = dict(effect.args)
         try:
             text = self.catalogue.text(effect.cue, args, self.rules)
@@ -89,7 +157,10 @@ class Announcer:
             if clip is not None:
                 clip = self.clips[key] = clip.without_lead_in()
         if clip is not None:
-            self.speaker.play(clip, text, urgent=effect.urgent)
+            if at is None:
+                self.speaker.play(clip, text, urgent=effect.urgent)
+            else:  # a time past: played at once, measured from it
+                self.speaker.play(clip, text, urgent=effect.urgent, at=at)  # type: ignore[call-arg]
             return
         self._late.submit(self._render_late, key, text, effect.urgent)
 

@@ -4,27 +4,39 @@
 callback (:class:`Playback`) copies samples from the cue playing now and,
 when that ends, from the next one queued: cues never overlap. An urgent cue
 («Стоп», «Спасибо», time is up) drops the queue and cuts in over the cue
-playing at the next callback. ``play`` only hands the cue over and never
-blocks or raises; the callback takes no lock, and stream errors are logged
-once. With no audio device the game runs on with captions
-(``CaptionSpeaker``) and one warning saying why.
+playing. A cue whose moment is known ahead (``play(..., at=...)``) starts
+at the frame that sounds at that moment, so the stream can keep a deep
+buffer (``OUTPUT_LATENCY``) that a busy machine cannot run dry. ``play``
+only hands the cue over and never blocks or raises; the callback takes no
+lock, and stream errors are logged once. With no audio device the game runs
+on with captions (``CaptionSpeaker``) and one warning saying why.
 """
 
 from __future__ import annotations
 
-import collections
 import logging
 import sys
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
 from typing import Any, NamedTuple, Protocol, TextIO
 
 from ..runner.priority import raise_priority
-from .audio import TTS_FORMAT, AudioFormat, Clip, Samples
+from .audio import TTS_FORMAT, AudioFormat, Clip
+from .playback import Playback, Started
+
+__all__ = ["CaptionSpeaker", "FakeSpeaker", "Playback", "SoundDeviceSpeaker", "Speaker", "Started"]
 
 log = logging.getLogger(__name__)
+
+
+#: Seconds of sound the device keeps queued. 0.1 s: with every core busy,
+#: a ~10 ms buffer ran dry dozens of times a run here, and on PulseAudio
+#: each underrun silenced the stream for up to two seconds while it
+#: restarted (the tail of bench/cues.py). Cues known ahead are scheduled on
+#: the audio clock and lose nothing to the depth; a cue for a button press
+#: is heard this much later than it is handed over.
+OUTPUT_LATENCY = 0.1
 
 
 class Speaker(Protocol):
@@ -35,122 +47,32 @@ class Speaker(Protocol):
     def close(self) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Started:
-    """A cue's first sample was handed to the device at ``handed`` and will
-    sound at about ``audible`` (both ``time.monotonic()`` seconds)."""
+class SchedulingSpeaker(Speaker, Protocol):
+    """A speaker that can start a cue at a moment ahead and take it back."""
 
-    caption: str
-    handed: float
-    audible: float
-
-    @property
-    def at(self) -> float:
-        """The same as ``handed``."""
-        return self.handed
-
-
-class _Cue(NamedTuple):
-    samples: Samples
-    caption: str
-    urgent: bool
-
-
-class Playback:
-    """What plays now and what comes next: the stream callback's side.
-
-    ``add`` runs on the runtime's thread(s), ``fill`` on the audio thread.
-    They share only a lock-free inbox (a deque: appends and pops are atomic);
-    everything else belongs to the audio thread, so ``fill`` never waits.
-    Cues are converted to the stream's format in ``add``, so ``fill`` only
-    copies. ``idle`` compares two counters, each written by one side.
-    """
-
-    def __init__(
-        self, fmt: AudioFormat | int = TTS_FORMAT, clock: Callable[[], float] = time.monotonic
+    def play(
+        self,
+        clip: Clip | None,
+        caption: str,
+        *,
+        urgent: bool = False,
+        at: float | None = None,
+        ticket: Hashable | None = None,
     ) -> None:
-        rate = fmt if isinstance(fmt, int) else fmt.rate
-        self.format = AudioFormat(rate, 2, 1)  # mixed to mono; fill copies to every column
-        self._clock = clock
-        self._inbox: collections.deque[_Cue] = collections.deque()
-        self._add_lock = threading.Lock()  # among producers only
-        self._added = 0
-        self._finished = 0  # played to the end or dropped (audio thread only)
-        # Audio thread only:
-        self._queue: collections.deque[_Cue] = collections.deque()
-        self._current: Samples | None = None
-        self._position = 0
-        self._listeners: list[Callable[[Started], None]] = []
-        self._listener_failed = False
-        self.started: list[Started] = []
+        """``at``: the moment (``time.monotonic()``) it must sound;
+        ``ticket``: what ``withdraw`` names it by."""
 
-    def add(self, clip: Clip, caption: str, urgent: bool = False) -> None:
-        samples = clip.converted(self.format).samples
-        with self._add_lock:
-            self._added += 1
-            self._inbox.append(_Cue(samples, caption, urgent))
-
-    def on_started(self, listener: Callable[[Started], None]) -> None:
-        """Call ``listener(Started)`` when a cue's first sample goes out. It
-        runs on the audio thread: it must only record or enqueue."""
-        self._listeners.append(listener)
-
-    @property
-    def idle(self) -> bool:
-        """Nothing playing and nothing queued."""
-        return self._finished >= self._added
-
-    def fill(self, out: Samples, *, now: float | None = None, delay: float = 0.0) -> None:
-        """Write the next ``len(out)`` frames into ``out`` (shape ``(frames,)``
-        or ``(frames, channels)``); ``delay``: seconds from now until the
-        block's first frame sounds."""
-        if now is None:
-            now = self._clock()
-        column = out if out.ndim == 1 else out[:, 0]
-        self._take_inbox()
-        frames = len(column)
-        written = 0
-        while written < frames:
-            if self._current is None:
-                if not self._queue:
-                    break
-                cue = self._queue.popleft()
-                self._current, self._position = cue.samples, 0
-                offset = written / self.format.rate
-                self._announce(Started(cue.caption, now, now + delay + offset))
-            chunk = self._current[self._position : self._position + frames - written]
-            column[written : written + len(chunk)] = chunk
-            written += len(chunk)
-            self._position += len(chunk)
-            if self._position >= len(self._current):
-                self._current = None
-                self._finished += 1
-        column[written:] = 0
-        if out.ndim == 2 and out.shape[1] > 1:
-            out[:, 1:] = out[:, :1]
-
-    def _take_inbox(self) -> None:
-        while self._inbox:
-            cue = self._inbox.popleft()
-            if cue.urgent:  # cut in: drop what plays and what waits
-                dropped = len(self._queue) + (self._current is not None)
-                self._queue.clear()
-                self._current = None
-                self._finished += dropped
-            self._queue.append(cue)
-
-    def _announce(self, event: Started) -> None:
-        self.started.append(event)
-        for listener in self._listeners:
-            try:
-                listener(event)
-            except Exception:
-                if not self._listener_failed:
-                    self._listener_failed = True
-                    log.exception("a cue-started listener failed (reported once)")
+    def withdraw(self, ticket: Hashable) -> None:
+        """Drop the cues of ``ticket`` that have not started yet."""
 
 
-def _open_stream(device: str | int | None, fmt: AudioFormat, blocksize: int, callback: Any) -> Any:
+def _open_stream(
+    device: str | int | None,
+    fmt: AudioFormat,
+    blocksize: int,
+    callback: Any,
+    latency: float | str = OUTPUT_LATENCY,
+) -> Any:
     """A sounddevice output stream (not started yet): mono at ``fmt.rate``
     if the device takes it, else its own rate and channel count."""
     import sounddevice  # lazily: it needs libportaudio2
@@ -174,7 +96,7 @@ def _open_stream(device: str | int | None, fmt: AudioFormat, blocksize: int, cal
                 channels=channels,
                 dtype="int16",
                 blocksize=blocksize,
-                latency="low",
+                latency=latency,
                 device=device,
                 callback=callback,
             )
@@ -194,33 +116,79 @@ class SoundDeviceSpeaker:
     and drive the callback themselves.
     """
 
+    schedules = True  # play(at=...) and withdraw() keep their promise
+    format: AudioFormat
+    playback: Playback
+    _stream: Any
+    _latency: float
+
     def __init__(
         self,
         device: str | int | None = None,
         fmt: AudioFormat = TTS_FORMAT,
         *,
-        blocksize: int = 128,  # 5.8 ms at 22 050 Hz: the longest a due cue waits
+        # 46 ms at 22 050 Hz: a scheduled cue starts at its frame whatever
+        # the block, and fewer, larger callbacks take the interpreter less
+        # often (with 128, bursts of a dozen callbacks held up the loop).
+        blocksize: int = 1024,
         stream_factory: Callable[..., Any] = _open_stream,
         clock: Callable[[], float] = time.monotonic,
         realtime: bool = False,
+        latency: float | str | None = None,
     ) -> None:
-        """``realtime``: the audio thread asks for a real-time priority on
-        its first callback (PortAudio leaves it an ordinary thread)."""
+        """``realtime``: the stream is opened and started from a thread with
+        a real-time priority, so that the threads the sound stack makes for
+        it inherit that priority (PortAudio's callback thread, and the
+        PulseAudio client's own thread, which the callback waits on and
+        which starved under load); the callback asks again on its first
+        call. ``latency``: the device buffer in seconds (``OUTPUT_LATENCY``
+        by default) or PortAudio's "low"/"high"."""
         self._clock = clock
         self._reported: set[str] = set()
         self._raise_priority = realtime
-        self._stream = stream_factory(device, fmt, blocksize, self._callback)
-        rate = int(getattr(self._stream, "samplerate", fmt.rate))
-        channels = int(getattr(self._stream, "channels", 1))
-        self.format = AudioFormat(rate, 2, channels)
-        self.playback = Playback(self.format, clock)
-        latency = getattr(self._stream, "latency", 0.0)
-        self._latency = float(latency) if isinstance(latency, int | float) else 0.0
-        try:
-            self._stream.start()
-        except BaseException:
-            self._stream.close()
-            raise
+        self.priority = "not asked"  # what the thread that opened the stream got
+        self.underruns = 0  # callbacks that PortAudio flagged with an output underflow
+        options = {} if latency is None else {"latency": latency}
+
+        def open_and_start() -> None:
+            self._stream = stream_factory(device, fmt, blocksize, self._callback, **options)
+            rate = int(getattr(self._stream, "samplerate", fmt.rate))
+            channels = int(getattr(self._stream, "channels", 1))
+            self.format = AudioFormat(rate, 2, channels)
+            self.playback = Playback(self.format, clock)  # before the first callback
+            stream_latency = getattr(self._stream, "latency", 0.0)
+            self._latency = (
+                float(stream_latency) if isinstance(stream_latency, int | float) else 0.0
+            )
+            try:
+                self._stream.start()
+            except BaseException:
+                self._stream.close()
+                raise
+
+        if realtime:
+            self._in_realtime_thread(open_and_start)
+        else:
+            open_and_start()
+
+    def _in_realtime_thread(self, work: Callable[[], None]) -> None:
+        """Open and start the stream from a short-lived real-time thread:
+        Linux threads inherit their creator's scheduling, and the caller
+        (the main thread, the console) should not be real-time itself."""
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                self.priority = raise_priority("audio")
+                work()
+            except BaseException as error:
+                failure.append(error)
+
+        thread = threading.Thread(target=run, name="audio open")
+        thread.start()
+        thread.join()
+        if failure:
+            raise failure[0]
 
     @property
     def started(self) -> list[Started]:
@@ -230,13 +198,26 @@ class SoundDeviceSpeaker:
     def on_started(self, listener: Callable[[Started], None]) -> None:
         self.playback.on_started(listener)
 
-    def play(self, clip: Clip | None, caption: str, *, urgent: bool = False) -> None:
+    def play(
+        self,
+        clip: Clip | None,
+        caption: str,
+        *,
+        urgent: bool = False,
+        at: float | None = None,
+        ticket: Hashable | None = None,
+    ) -> None:
+        """Queue a cue; ``at``: when it must sound (``time.monotonic()``),
+        None for as soon as possible."""
         if clip is None:
             return
         try:
-            self.playback.add(clip, caption, urgent)
+            self.playback.add(clip, caption, urgent, at=at, ticket=ticket)
         except Exception as error:  # audio is not the game: never raise into the runtime
             self._report_once("play", f"could not queue {caption!r}: {error}")
+
+    def withdraw(self, ticket: Hashable) -> None:
+        self.playback.withdraw(ticket)
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until every queued cue has been handed to the device (for
@@ -263,6 +244,8 @@ class SoundDeviceSpeaker:
                 self._raise_priority = False
                 raise_priority("audio")
             if status:
+                if getattr(status, "output_underflow", False):
+                    self.underruns += 1
                 self._report_once(str(status), f"audio output: {status}")
             delay = self._latency
             dac, current = (
@@ -308,18 +291,44 @@ class Played(NamedTuple):
     duration: float  # seconds of sound (0 for a caption only)
 
 
+class Scheduled(NamedTuple):
+    caption: str
+    urgent: bool
+    at: float | None
+    ticket: Hashable | None
+
+
 class FakeSpeaker:
     """Remembers what it was asked to play (tests): ``played`` as
-    (caption, urgent, duration) and ``clips`` in the same order."""
+    (caption, urgent, duration) and ``clips`` in the same order. With
+    ``schedules``, a cue given a ``ticket`` goes to ``scheduled`` instead,
+    and ``withdrawn`` lists the tickets taken back."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, schedules: bool = False) -> None:
+        self.schedules = schedules
         self.played: list[Played] = []
         self.clips: list[Clip | None] = []
+        self.scheduled: list[Scheduled] = []
+        self.withdrawn: list[Hashable] = []
         self.closed = False
 
-    def play(self, clip: Clip | None, caption: str, *, urgent: bool = False) -> None:
+    def play(
+        self,
+        clip: Clip | None,
+        caption: str,
+        *,
+        urgent: bool = False,
+        at: float | None = None,
+        ticket: Hashable | None = None,
+    ) -> None:
+        if ticket is not None:
+            self.scheduled.append(Scheduled(caption, urgent, at, ticket))
+            return
         self.played.append(Played(caption, urgent, clip.duration if clip is not None else 0.0))
         self.clips.append(clip)
+
+    def withdraw(self, ticket: Hashable) -> None:
+        self.withdrawn.append(ticket)
 
     def close(self) -> None:
         self.closed = True
