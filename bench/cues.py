@@ -7,10 +7,18 @@ the audio callback). It prints its figures and asserts nothing.
 
 - ours: a tournament game with its timings scaled down (a 0.3 s speech,
   warning 0.15 s before the end) runs in the real ``LiveLoop`` on the
-  monotonic clock while another thread replays games through the engine
-  without pause. Every cue is pre-rendered; the figures are timer firing
-  error (deadline -> the loop steps the engine) and deadline -> the cue's
-  first sample handed to the audio device (the stream callback), p50/p99.
+  monotonic clock, through the real ``Announcer`` with the loop's foresight
+  (timer cues scheduled ahead; ``--no-foresight``: every cue played when
+  its input is taken). Every cue is pre-rendered. Figures, for timer cues
+  and for input cues (the host's "next", which nobody can foresee)
+  separately: deadline (or input time) -> first sample handed to the
+  device (the stream callback) and -> the time that sample plays at the
+  device's own output clock (PortAudio's ``outputBufferDacTime``), p50/p99;
+  underruns PortAudio reported; timer firing error (deadline -> the loop
+  steps the engine) p50/p99; the priority each thread was granted.
+- a busy machine: ``--neighbours`` CPU-bound processes (one per core by
+  default) that the bench starts and stops, and a thread replaying games
+  through the engine in the bench's own process (``--no-busy-thread``: none).
 - naive: ``pyttsx3.say(text); runAndWait()`` called at each deadline, the
   way a first version would do it. aplay gives no hook at the moment it
   hands its first sample over, so two figures stand in for it: the
@@ -18,7 +26,6 @@ the audio callback). It prints its figures and asserts nothing.
   as many cues as ours), and, side by side with ours, deadline -> first
   sound at the null sink's monitor (``bench/sink.py``, needs ``parec`` and
   aplay reaching PulseAudio: alsa-utils and libasound2-plugins).
-- a busy core: a thread replaying games through the engine runs throughout.
 - drift: three simulated hours of turns on a fake clock.
 """
 

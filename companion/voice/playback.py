@@ -170,7 +170,9 @@ class Playback:
                 self._current, self._position = cue.samples, 0
                 due = cue.queued if cue.due == _NOW else cue.due
                 audible = sounds_at + written / self.format.rate
-                self._announce(Started(cue.caption, now, audible, due, cue.due > cue.queued, cue.queued))
+                self._announce(
+                    Started(cue.caption, now, audible, due, cue.due > cue.queued, cue.queued)
+                )
             chunk = self._current[self._position : self._position + until - written]
             column[written : written + len(chunk)] = chunk
             written += len(chunk)
