@@ -315,3 +315,12 @@ def _speaker(ticks: Ticks, dac: float) -> tuple[SoundDeviceSpeaker, FakeStream]:
         return streams[0]
 
     return SoundDeviceSpeaker(None, stream_factory=factory, clock=ticks), streams[0]
+
+
+def test_a_resumed_games_running_timer_is_planned_when_the_loop_starts() -> None:
+    first, clock, _ = loop_with(None)
+    ahead = FakeForesight()
+    resumed = LiveLoop(clock, lambda now, effects: None, session=first.session, foresight=ahead)
+    resumed.stop()
+    resumed.run()
+    assert ahead.log == [("plan", (60.0, ("mafia_agree_ends", "free_seating")))]

@@ -179,6 +179,7 @@ class LiveLoop:
             if self.quiet is not None:
                 self.quiet.start(self.clock.now())
         speed = getattr(self.clock, "speed", 1.0)
+        self._foresee()  # a resumed game's running timer
         while stopping is None or not stopping.is_set():
             now = self.clock.now()
             next_due = max(self.timers.next_due, self._hold_timers_until)
