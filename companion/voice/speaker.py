@@ -334,16 +334,24 @@ class FakeSpeaker:
         self.closed = True
 
 
-def open_speaker(device: str | int | None = None, captions: TextIO | None = None) -> Speaker:
+def open_speaker(
+    device: str | int | None = None,
+    captions: TextIO | None = None,
+    *,
+    latency: float | str | None = None,
+) -> Speaker:
     """The sound card if one works, else captions with one clear warning.
 
     ``device``: a PortAudio device index or part of its name (``"pulse"``);
-    None for the system's default.
+    None for the system's default. ``latency``: the device buffer
+    (``OUTPUT_LATENCY`` by default; "low", ~12 ms, brings a button's cue
+    from ~0.12 s to ~0.02 s where the machine keeps up: docs/architecture.md,
+    "Timing on a busy machine").
     """
     if isinstance(device, str) and device.isdigit():
         device = int(device)
     try:
-        return SoundDeviceSpeaker(device, realtime=True)
+        return SoundDeviceSpeaker(device, realtime=True, latency=latency)
     except Exception as error:  # no libportaudio2 (OSError), no device, a busy device ...
         reason = (str(error).splitlines() or [""])[0] or type(error).__name__
         log.warning("no audio output device (%s): captions only", reason)
