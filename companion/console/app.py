@@ -11,11 +11,15 @@ thread never calls into the app: it posts ``TableUpdated`` and
 
 from __future__ import annotations
 
+import functools
+import importlib
 import io
 import logging
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
@@ -23,7 +27,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ..assembly import LiveTable, Outputs, TableSpec, Update
 from ..config import Config
 from ..core.events import Event, GameSetUp
 from ..core.rules import Ruleset
@@ -35,26 +38,41 @@ from ..rulesets import available_rulesets, load_ruleset
 from ..runner.clock import Clock
 from ..runner.resume import resume_journal, unfinished_game
 from ..runner.session import GameSession
-from ..voice.settings import VoiceSettings
-from ..voice.speaker import Speaker
 from .dialogs import AskYesNo
 from .setup_screen import SetupScreen
 from .table_screen import TableScreen
 from .words import Words
 
+if TYPE_CHECKING:  # the voice stack (numpy, PortAudio) loads while the set-up screen shows
+    from ..assembly import LiveTable, Update
+    from ..voice.speaker import Speaker
+
 log = logging.getLogger(__name__)
+
+#: what a table needs and the set-up screen does not: loaded in the background
+TABLE_MODULES = ("companion.assembly",)
+
+
+def _preload() -> None:
+    for name in TABLE_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception:  # the table will say what is wrong when it is built
+            log.exception("preloading %s failed", name)
 
 
 class TableUpdated(Message):
-    def __init__(self, update: Update) -> None:
+    def __init__(self, update: Update, table: int) -> None:
         super().__init__()
         self.update = update
+        self.table = table  # which game's table: a closed one's last words are dropped
 
 
 class TableRefused(Message):
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, table: int) -> None:
         super().__init__()
         self.reason = reason
+        self.table = table
 
 
 class _Discard(io.StringIO):
@@ -109,12 +127,16 @@ class ConsoleApp(App[None]):
         self._now = now
         self._seed = seed
         self.table: LiveTable | None = None
+        self.tables = 0  # tables built so far; the current one's number
         self.journal_path: Path | None = None
         self.saved_protocol: list[Path] = []
         self._bindings.bind("ctrl+q", "quit", self.words("key.quit"), priority=True)
 
     # --- start-up ------------------------------------------------------------------
     def on_mount(self) -> None:
+        # Import the table's parts while the host looks at the first screen:
+        # the start-up shows a screen sooner, and F5 finds them loaded.
+        threading.Thread(target=_preload, name="preload", daemon=True).start()
         found = unfinished_game(self.config.paths.journals, load_ruleset)
         if found is None:
             self.action_new_game()
@@ -156,9 +178,15 @@ class ConsoleApp(App[None]):
         self.push_screen(screen)
 
     def start_game(self, setup: GameSetUp, commitment: str | None) -> None:
+        self._close_table()  # one table at a time: the last game's journal let go
         folder = self.config.paths.journals
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self.journal_path = folder / f"{self._now():%Y-%m-%d_%H-%M-%S}.jsonl"
+        stem = f"{self._now():%Y-%m-%d_%H-%M-%S}"
+        self.journal_path = folder / f"{stem}.jsonl"
+        for n in range(2, 1000):  # two games begun within a second
+            if not self.journal_path.exists():
+                break
+            self.journal_path = folder / f"{stem}-{n}.jsonl"
         self.table = self._table(setup.ruleset, setup.seats, None, self.journal_path)
         intro = [self.words("commitment", hash=commitment)] if commitment else []
         self._show_table(setup.seats, intro)
@@ -180,6 +208,9 @@ class ConsoleApp(App[None]):
     def _table(
         self, rules: Ruleset, seats: int, session: GameSession | None, journal: Path | None
     ) -> LiveTable:
+        from ..assembly import LiveTable, Outputs, TableSpec
+        from ..voice.settings import VoiceSettings
+
         config = self.config
         voice = VoiceSettings(
             lang=config.lang,
@@ -204,20 +235,21 @@ class ConsoleApp(App[None]):
             outputs=Outputs(captions=_Discard(), host_log=None),
             session=session,
             clock=self._clock(start) if self._clock is not None else None,
-            on_update=self._post_update,
-            on_refused=self._post_refusal,
+            on_update=functools.partial(self._post_update, self.tables + 1),
+            on_refused=functools.partial(self._post_refusal, self.tables + 1),
             speaker=self._speaker,
             lang=config.lang,
         )
+        self.tables += 1
         table.start()
         return table
 
     # The loop's thread only posts: Textual's post_message is thread-safe.
-    def _post_update(self, update: Update) -> None:
-        self.post_message(TableUpdated(update))
+    def _post_update(self, number: int, update: Update) -> None:
+        self.post_message(TableUpdated(update, number))
 
-    def _post_refusal(self, event: Event, reason: str, line: int | None) -> None:
-        self.post_message(TableRefused(reason))
+    def _post_refusal(self, number: int, event: Event, reason: str, line: int | None) -> None:
+        self.post_message(TableRefused(reason, number))
 
     def _show_table(self, seats: int, intro: list[str] | None = None) -> None:
         assert self.table is not None
@@ -240,6 +272,8 @@ class ConsoleApp(App[None]):
 
     # --- what the table posts ---------------------------------------------------------
     def on_table_updated(self, message: TableUpdated) -> None:
+        if message.table != self.tables:
+            return
         screen = self.screen
         if isinstance(screen, TableScreen):
             screen.show_update(message.update)
@@ -248,6 +282,8 @@ class ConsoleApp(App[None]):
             self._game_over()
 
     def on_table_refused(self, message: TableRefused) -> None:
+        if message.table != self.tables:
+            return
         screen = self.screen
         if isinstance(screen, TableScreen):
             screen.show_refusal(message.reason)

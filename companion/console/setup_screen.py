@@ -81,12 +81,10 @@ class SetupScreen(Screen[None]):
             yield Static(w("commitment", hash=fair.commitment(self.seed)), id="commitment")
             yield Label(w("names"))
             suggester = SuggestFromList(self.roster, case_sensitive=False)
-            roles = self._role_options()
             for n in range(1, MAX_SEATS_SHOWN + 1):
                 with Horizontal(classes="seat-row", id=f"row-{n}"):
                     yield Label(f"{n:>2}", classes="number")
                     yield Input(id=f"name-{n}", max_length=40, suggester=suggester)
-                    yield Select(roles, id=f"role-{n}", classes="role", prompt="—")
             with Vertical(id="start-box"):
                 yield Button(w("start"), variant="primary", id="start")
         yield Footer()
@@ -113,9 +111,17 @@ class SetupScreen(Screen[None]):
     def _show_rows(self) -> None:
         count = self._seat_count() or 0
         cards = self._cards()
+        if cards and not self.query("#role-1"):
+            # The role lists only when the cards are entered: twelve Selects
+            # made up front cost the set-up screen most of its start-up.
+            roles = self._role_options()
+            for n in range(1, MAX_SEATS_SHOWN + 1):
+                row = self.query_one(f"#row-{n}")
+                row.mount(Select(roles, id=f"role-{n}", classes="role", prompt="—"))
         for n in range(1, MAX_SEATS_SHOWN + 1):
             self.query_one(f"#row-{n}").display = n <= count
-            self.query_one(f"#role-{n}", Select).display = cards
+            for select in self.query(f"#role-{n}"):
+                select.display = cards
         self.query_one("#commitment").display = not cards
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -129,8 +135,8 @@ class SetupScreen(Screen[None]):
         if event.select.id == "ruleset" and isinstance(event.value, str):
             self.ruleset_name = event.value
             roles = self._role_options()
-            for n in range(1, MAX_SEATS_SHOWN + 1):
-                self.query_one(f"#role-{n}", Select).set_options(roles)
+            for select in self.query(".role").results(Select):
+                select.set_options(roles)
 
     # --- start -----------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -136,15 +136,16 @@ class TableScreen(Screen[None]):
         for line in self.intro:
             self._log(line)
         self.set_interval(0.1, self.tick)
-        if self.table.game is not None:
-            self._show_game(self.table.game)
+        game = self.update_seen.game if self.update_seen is not None else self.table.game
+        if game is not None:
+            self._show_game(game)
 
     # --- what the table tells ----------------------------------------------------
     def show_update(self, update: Update) -> None:
         self.update_seen = update
         game = update.game
-        if game is None:
-            return
+        if game is None or not self.is_mounted:
+            return  # on_mount shows the last update seen
         self._show_game(game)
         for effect in update.effects:
             line = self._log_line(game, effect)

@@ -1,0 +1,192 @@
+"""Pieces of ``bench/console.py``: the console in a pseudo-terminal (start-up
+as a host sees it) and a game night played through the console headless
+(resident memory and its growth)."""
+
+from __future__ import annotations
+
+import fcntl
+import gc
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]|\x1b\][^\x07]*\x07")
+
+
+class Terminal:
+    """``companion`` on a pseudo-terminal of 160x48: keys in, text out."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 48, 160, 0, 0))
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion.cli"],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            cwd=ROOT,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.seen = ""
+
+    def until(self, text: str, timeout: float = 60.0) -> float:
+        """Seconds since the process started when ``text`` was on screen."""
+        end = time.perf_counter() + timeout
+        while text not in self.seen.replace("\r", "").replace("\n", ""):
+            left = end - time.perf_counter()
+            if left <= 0 or self.process.poll() is not None:
+                raise RuntimeError(f"{text!r} never appeared:\n{self.seen[-2000:]}")
+            ready, _, _ = select.select([self.master], [], [], min(left, 0.05))
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:
+                    continue
+                self.seen += ANSI.sub("", data.decode("utf-8", errors="replace"))
+        return time.perf_counter() - self.started
+
+    def key(self, text: str) -> float:
+        os.write(self.master, text.encode())
+        return time.perf_counter() - self.started
+
+    def quit(self) -> None:
+        self.key("\x11")  # ctrl+q
+        end = time.perf_counter() + 30
+        try:
+            while self.process.poll() is None:  # read on: a full terminal would block it
+                if time.perf_counter() > end:
+                    self.process.kill()
+                    raise RuntimeError("the console did not quit")
+                ready, _, _ = select.select([self.master], [], [], 0.05)
+                if ready:
+                    try:
+                        os.read(self.master, 65536)
+                    except OSError:
+                        break
+            self.process.wait(5)
+        finally:
+            os.close(self.master)
+
+
+def console_env(folder: Path) -> dict[str, str]:
+    """A club's config in ``folder``; no PulseAudio: captions (the start-up
+    of the console itself, not of a sound card)."""
+    config = folder / "config.toml"
+    config.write_text(
+        f'[paths]\njournals = "{folder / "journals"}"\ngames = "{folder / "games"}"\n'
+        f'roster = "{folder / "roster.toml"}"\n',
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PULSE", "GPIOZERO"))}
+    env.update(COMPANION_CONFIG=str(config), TERM="xterm-256color", XDG_RUNTIME_DIR=str(folder))
+    return env
+
+
+def start_up(folder: Path) -> dict[str, float]:
+    """Seconds from the command to the set-up screen, to the table screen
+    after F5, and (a second start) to the table of the resumed game."""
+    env = console_env(folder)
+    first = Terminal(env)
+    figures = {"setup screen": first.until("Новая игра")}
+    pressed = first.key("\x1b[15~")  # F5
+    figures["table after F5"] = first.until("Кнопки:") - pressed
+    first.until("Наступает ночь")
+    first.quit()
+    second = Terminal(env)
+    second.until("Есть незаконченная игра")
+    asked = second.key("\r")
+    figures["resume offered"] = asked
+    figures["to the resumed table"] = second.until("Кнопки:")
+    second.quit()
+    return figures
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def open_files() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+async def game_night(
+    folder: Path, hours: float, games: Callable[[int], list[Any]], render_every: int = 10
+) -> dict[str, float]:
+    """Bot games through the console, headless, on a fake clock, back to back
+    until ``hours`` of game time: resident memory after the first game is set
+    up, at the end, and the largest in between."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from companion.config import Config, PathsConfig, SeatsConfig, VoiceConfig
+    from companion.console.app import ConsoleApp
+    from companion.core.events import GameSetUp
+    from companion.runner.clock import FakeClock
+
+    config = Config(
+        seats=SeatsConfig(mode="simulated"),
+        voice=VoiceConfig(captions_only=True),
+        paths=PathsConfig(folder / "journals", folder / "games", folder / "roster.toml"),
+    )
+    clocks: list[FakeClock] = []
+
+    def clock(start: float) -> FakeClock:
+        clocks.append(FakeClock(start))
+        return clocks[-1]
+
+    app = ConsoleApp(config, clock=clock, threaded=False, now=datetime.now)
+    played = 0.0
+    figures: dict[str, float] = {}
+    inputs = 0
+    async with app.run_test(size=(150, 45)) as pilot:
+        await pilot.pause()
+        number = 0
+        while played < hours * 3600:
+            number += 1
+            lines = games(number)
+            setup = lines[0].event
+            assert isinstance(setup, GameSetUp)
+            app.start_game(setup, None)
+            await pilot.pause()
+            if number == 1:
+                gc.collect()
+                figures["rss at start (MB)"] = figures["rss max (MB)"] = rss_mb()
+                figures["open files at start"] = open_files()
+            table = app.table
+            assert table is not None
+            for i, line in enumerate(lines[1:], 1):
+                clock_now = clocks[-1].now()
+                if line.at > clock_now:
+                    table.advance(line.at - clock_now)
+                if line.event is not None:
+                    table.submit(line.event, at=line.at)
+                    inputs += 1
+                if i % render_every == 0:
+                    await pilot.pause()  # the console draws what happened
+                    figures["rss max (MB)"] = max(figures["rss max (MB)"], rss_mb())
+            table.advance(600)  # the game's last timers run out
+            await pilot.pause()
+            played += clocks[-1].now()
+        await pilot.pause()
+        gc.collect()
+        figures["rss at end (MB)"] = rss_mb()
+        figures["open files at end"] = open_files()
+        figures["games"] = number
+        figures["game hours"] = played / 3600
+        figures["inputs"] = inputs
+    return figures
