@@ -12,15 +12,25 @@ nothing:
   fake clock, the console drawing as they go, until ``--hours`` of game
   time: resident memory after the first game is set up, at the end and the
   largest in between, open files (targets: at most 120 MB, growth at most
-  10 MB).
+  10 MB);
+- timing under load: cue deadline -> the first sample handed to the device
+  and -> its time at the device's output clock (p50/p99), underruns and
+  timer firing error, while the console draws a game in progress and
+  CPU-bound processes keep every core busy (``bench/console_timing.py``;
+  without a sound device the bench starts the PulseAudio null sink that
+  ``run-tests`` uses). Targets: cue p99 <= 10 ms, timer p99 <= 2 ms.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
+import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +38,10 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.console_parts import game_night, start_up
+from bench.console_timing import timing
 from bench.engine import Bot, parsed
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def bot_game(number: int) -> list[Any]:
@@ -42,6 +55,8 @@ def main() -> None:
     parser.add_argument("--hours", type=float, default=3.0, help="game time played (3)")
     parser.add_argument("--starts", type=int, default=3, help="start-ups measured (3)")
     parser.add_argument("--skip-startup", action="store_true")
+    parser.add_argument("--cues", type=int, default=300, help="cues timed under load (300)")
+    parser.add_argument("--busy", type=int, default=os.cpu_count() or 2, help="CPU-bound processes")
     args = parser.parse_args()
     if not args.skip_startup:
         runs = []
@@ -64,6 +79,33 @@ def main() -> None:
     print(f"  resident memory: {start:.1f} MB at the first game, {end:.1f} MB at the end, {peak:.1f} MB at most")  # fmt: skip
     print(f"  open files: {night['open files at start']:.0f} -> {night['open files at end']:.0f}")
     print(f"targets: <= 120 MB: {peak:.1f} MB; growth <= 10 MB: {end - start:+.1f} MB")
+    with null_sink():
+        print("\n".join(timing(args.cues, args.busy)))
+    print("targets: cue p99 <= 10 ms (at the device's clock), timer p99 <= 2 ms")
+
+
+@contextlib.contextmanager
+def null_sink() -> Iterator[None]:
+    """run-tests' private PulseAudio null sink, unless a server is given."""
+    if os.environ.get("PULSE_SERVER"):
+        yield
+        return
+    script = ROOT / "scripts" / "pulse-null-sink.sh"
+    started = subprocess.run([str(script), "start"], capture_output=True, text=True)
+    exports = dict(
+        item.split("=", 1) for item in started.stdout.removeprefix("export ").split() if "=" in item
+    )
+    if started.returncode or "PULSE_SERVER" not in exports:
+        print(f"no PulseAudio null sink ({started.stderr.strip()}): the default device")
+        yield
+        return
+    os.environ.update(exports)
+    try:
+        yield
+    finally:
+        subprocess.run([str(script), "stop", exports.get("COMPANION_PULSE_DIR", "")], check=False)
+        for key in exports:
+            os.environ.pop(key, None)
 
 
 if __name__ == "__main__":

@@ -119,7 +119,10 @@ class LiveTable:
         self.host_log = (
             HostLog(self.outputs.host_log, lang=lang) if self.outputs.host_log is not None else None
         )
-        self.voice = _voice(spec.voice, rules, seat_count, self.outputs.captions, speaker)
+        wall_time = getattr(self.clock, "wall_time", None)
+        self.voice = _voice(
+            spec.voice, rules, seat_count, self.outputs.captions, speaker, wall_time
+        )
         self.loop = LiveLoop(
             self.clock,
             self._effects,
@@ -127,6 +130,9 @@ class LiveTable:
             on_changed=self._changed,
             realtime=spec.threaded,
             session=session,
+            # Every timer's cues go to the speaker ahead of the deadline and
+            # start on the audio clock (docs/architecture.md, timing).
+            foresight=self.voice,
         )
         self.seats = seats if seats is not None else _open_seats(spec, seat_count, self.clock)
         self.bridge = (
@@ -249,16 +255,23 @@ def _voice(
     seat_count: int,
     captions: TextIO | None,
     speaker: Speaker | None,
+    wall_time: Callable[[float], float] | None,
 ) -> Announcer:
     if speaker is None:
-        return open_announcer(settings, rules, seat_count, captions)
+        return open_announcer(settings, rules, seat_count, captions, wall_time)
     from .voice.phrases import Catalogue
     from .voice.speaker import CaptionSpeaker
     from .voice.tts import WavCache
 
     sound = not isinstance(speaker, CaptionSpeaker)
     voice = Announcer(
-        Catalogue.load(settings.lang), rules, speaker, WavCache(), settings.tts, sound=sound
+        Catalogue.load(settings.lang),
+        rules,
+        speaker,
+        WavCache(),
+        settings.tts,
+        sound=sound,
+        wall_time=wall_time,
     )
     voice.prepare(seat_count)
     return voice

@@ -3,6 +3,7 @@ recorded pack, the sound device, captions only) and the announcer for a game."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -30,11 +31,16 @@ class VoiceSettings:
 
 
 def open_announcer(
-    settings: VoiceSettings, rules: Ruleset, seats: int, captions: TextIO | None
+    settings: VoiceSettings,
+    rules: Ruleset,
+    seats: int,
+    captions: TextIO | None,
+    wall_time: Callable[[float], float] | None = None,
 ) -> Announcer:
     """The voice for a game: every phrase it can need rendered and in memory.
     ``captions``: where cues are printed when there is no sound (the table's
-    stream: nothing only the host may know is ever written to it)."""
+    stream: nothing only the host may know is ever written to it).
+    ``wall_time``: the game clock's time on the speaker's (``GameClock.wall_time``)."""
     speaker: Speaker = (
         CaptionSpeaker(captions)
         if settings.captions_only
@@ -43,7 +49,14 @@ def open_announcer(
     pack = VoicePack(settings.pack) if settings.pack else None
     sound = not isinstance(speaker, CaptionSpeaker)  # captions alone render nothing
     voice = Announcer(
-        Catalogue.load(settings.lang), rules, speaker, WavCache(), settings.tts, pack, sound=sound
+        Catalogue.load(settings.lang),
+        rules,
+        speaker,
+        WavCache(),
+        settings.tts,
+        pack,
+        sound=sound,
+        wall_time=wall_time,
     )
     voice.prepare(seats)
     return voice
