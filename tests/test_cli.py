@@ -163,8 +163,9 @@ def test_replay_prints_the_protocol(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert len(out.splitlines()) > 3
 
 
-def test_no_arguments_replays_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = main(capsys)
+def test_demo_replays_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    """(``companion`` alone opens the console: tests/test_console_pty.py.)"""
+    status, out, err = main(capsys, "demo")
     assert (status, err) == (0, "")
     assert out.strip()
     assert out == main(capsys, "replay", EXAMPLES / "demo.jsonl")[1]

@@ -91,11 +91,11 @@ def test_the_tournament_examples_cover_whole_games() -> None:
     assert {(("red",), "eliminated"), (("black",), "parity"), ((), "nobody_left")} <= reasons
 
 
-def test_companion_alone_replays_the_demo_to_its_result(
+def test_companion_demo_replays_the_demo_to_its_result(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """``companion`` with no arguments prints the demo game's protocol, ending in a result."""
-    assert main([]) == 0
+    """``companion demo`` prints the demo game's protocol, ending in a result."""
+    assert main(["demo"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
     lines = out.splitlines()
