@@ -9,6 +9,7 @@ import gc
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -49,21 +50,42 @@ class Terminal:
             left = end - time.perf_counter()
             if left <= 0 or self.process.poll() is not None:
                 raise RuntimeError(f"{text!r} never appeared:\n{self.seen[-2000:]}")
-            ready, _, _ = select.select([self.master], [], [], min(left, 0.05))
-            if ready:
-                try:
-                    data = os.read(self.master, 65536)
-                except OSError:
-                    continue
-                self.seen += ANSI.sub("", data.decode("utf-8", errors="replace"))
+            self.read(min(left, 0.05))
         return time.perf_counter() - self.started
 
     def key(self, text: str) -> float:
         os.write(self.master, text.encode())
         return time.perf_counter() - self.started
 
-    def quit(self) -> None:
-        self.key("\x11")  # ctrl+q
+    def keys(self, *keys: str, settle: float = 0.15) -> None:
+        """Each key answered before the next, as a host types."""
+        for key in keys:
+            self.key(key)
+            self.read(settle)
+
+    def read(self, seconds: float) -> None:
+        """What the screen shows for ``seconds``."""
+        end = time.perf_counter() + seconds
+        while (left := end - time.perf_counter()) > 0:
+            ready, _, _ = select.select([self.master], [], [], left)
+            if not ready:
+                return
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:  # the process has gone
+                return
+            if not data:
+                return
+            self.seen += ANSI.sub("", data.decode("utf-8", errors="replace"))
+
+    def kill(self) -> None:
+        """Kill what is left of the process's group (a test that failed)."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+    def quit(self) -> int:
+        """ctrl+q, then the exit status."""
+        self.key("\x11")
         end = time.perf_counter() + 30
         try:
             while self.process.poll() is None:  # read on: a full terminal would block it
@@ -76,7 +98,7 @@ class Terminal:
                         os.read(self.master, 65536)
                     except OSError:
                         break
-            self.process.wait(5)
+            return self.process.wait(5)
         finally:
             os.close(self.master)
 
@@ -91,7 +113,12 @@ def console_env(folder: Path) -> dict[str, str]:
         encoding="utf-8",
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PULSE", "GPIOZERO"))}
-    env.update(COMPANION_CONFIG=str(config), TERM="xterm-256color", XDG_RUNTIME_DIR=str(folder))
+    env.update(
+        COMPANION_CONFIG=str(config),
+        TERM="xterm-256color",
+        HOME=str(folder),
+        XDG_RUNTIME_DIR=str(folder),  # no PulseAudio server there: no sound device at all
+    )
     return env
 
 
@@ -133,6 +160,7 @@ async def game_night(
     until ``hours`` of game time: resident memory after the first game is set
     up, at the end, and the largest in between."""
     sys.path.insert(0, str(ROOT / "tests"))
+    from companion.assembly import LiveTable
     from companion.config import Config, PathsConfig, SeatsConfig, VoiceConfig
     from companion.console.app import ConsoleApp
     from companion.core.events import GameSetUp
@@ -168,7 +196,7 @@ async def game_night(
                 figures["rss at start (MB)"] = figures["rss max (MB)"] = rss_mb()
                 figures["open files at start"] = open_files()
             table = app.table
-            assert table is not None
+            assert isinstance(table, LiveTable)  # on the fake clock: in the app's process
             for i, line in enumerate(lines[1:], 1):
                 clock_now = clocks[-1].now()
                 if line.at > clock_now:
@@ -182,6 +210,8 @@ async def game_night(
             table.advance(600)  # the game's last timers run out
             await pilot.pause()
             played += clocks[-1].now()
+            gc.collect()
+            figures[f"rss after game {number} (MB)"] = rss_mb()
         await pilot.pause()
         gc.collect()
         figures["rss at end (MB)"] = rss_mb()

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TextIO
+from typing import Any, Literal, TextIO
 
 from .core.effects import Effect
 from .core.events import Event
@@ -34,10 +34,11 @@ from .seats.bridge import SeatsBridge
 from .seats.fake import FakeSeats
 from .seats.port import Seats
 from .voice.announcer import Announcer
+from .voice.playback import Started
 from .voice.settings import VoiceSettings, open_announcer
 from .voice.speaker import Speaker
 
-__all__ = ["LiveTable", "Outputs", "TableSpec", "Update", "VoiceSettings"]
+__all__ = ["LiveTable", "Outputs", "TableSpec", "TimingFigures", "Update", "VoiceSettings"]
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,19 @@ class Update:
     game: Game | None
     deadlines: Deadlines
     effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TimingFigures:
+    """How the table kept time, for the benches: each cue's start at the
+    sound device (none without one), each timer's firing error (seconds),
+    the device's underruns and the priorities the threads got."""
+
+    started: tuple[Started, ...]
+    lateness: tuple[float, ...]
+    underruns: int
+    audio_priority: str
+    loop_priority: str
 
 
 OnUpdate = Callable[[Update], None]
@@ -152,8 +166,24 @@ class LiveTable:
     def simulated_seats(self) -> FakeSeats | None:
         return self.seats if isinstance(self.seats, FakeSeats) else None
 
+    @property
+    def sound(self) -> bool:
+        """The voice is heard (False: captions only)."""
+        return self.voice.sound
+
     def now(self) -> float:
         return self.clock.now()
+
+    def timing(self) -> TimingFigures:
+        speaker: Any = self.voice.speaker
+        playback = getattr(speaker, "playback", None)
+        return TimingFigures(
+            started=tuple(playback.started) if playback is not None else (),
+            lateness=tuple(self.loop.stats.lateness),
+            underruns=getattr(speaker, "underruns", 0),
+            audio_priority=str(getattr(speaker, "priority", "none")),
+            loop_priority=str(self.loop.priority),
+        )
 
     # --- inputs ------------------------------------------------------------------
     def submit(
@@ -259,6 +289,7 @@ def _voice(
 ) -> Announcer:
     if speaker is None:
         return open_announcer(settings, rules, seat_count, captions, wall_time)
+    from .voice.pack import VoicePack
     from .voice.phrases import Catalogue
     from .voice.speaker import CaptionSpeaker
     from .voice.tts import WavCache
@@ -270,6 +301,7 @@ def _voice(
         speaker,
         WavCache(),
         settings.tts,
+        VoicePack(settings.pack) if settings.pack else None,
         sound=sound,
         wall_time=wall_time,
     )

@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # the voice stack (numpy, sounddevice) is loaded only by the 
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "examples" / "demo.jsonl"
+#: ``verify-deal`` of a game whose roles were given, not dealt (0 fair, 1 not fair, 2 error)
+NO_DEAL_EXIT = 3
 
 #: options that only mean something with --realtime (a plain replay is silent)
 _LIVE_ONLY = ("voice", "rate", "pack", "device", "captions", "captions_to", "host_log", "speed")
@@ -428,6 +430,9 @@ def _protocol_command(args: argparse.Namespace) -> int:
             verdict = formats.verify_file(path, _ruleset_or_none, args.shown)
         except formats.ProtocolFileError as error:
             raise CliError(str(error)) from None
+        if not verdict.checked:  # neither fair nor unfair: nothing was dealt
+            print(f"{path}: no deal to check: {verdict.why}")
+            return NO_DEAL_EXIT
         word = "fair" if verdict.fair else "NOT fair"
         print(f"{path}: the deal is {word}: {verdict.why}")
         return 0 if verdict.fair else 1

@@ -38,12 +38,13 @@ SECTIONS: dict[str, tuple[str, ...] | None] = {
     "lang": None,
     "table": ("ruleset", "seats"),
     "seats": ("mode", "pin_map"),
-    "voice": ("voice", "rate", "pack", "device", "captions_only"),
+    "voice": ("voice", "rate", "pack", "device", "captions_only", "latency"),
     "microphone": ("device",),
     "paths": ("journals", "games", "roster"),
 }
 LANGS: tuple[Lang, ...] = ("ru", "en")
 MODES: tuple[SeatsMode, ...] = ("auto", "gpio", "simulated")
+LATENCIES = ("normal", "low")
 #: espeak-ng's range, as ``voice.tts.TtsVoice`` checks it.
 MIN_RATE, MAX_RATE = 80, 450
 #: Longer than any real path or device name; keeps messages and files sane.
@@ -117,6 +118,7 @@ class _Reader:
                 pack=self._folder(voice, "pack", "voice pack"),
                 device=self._device(voice),
                 captions_only=voice.bool_("captions_only", False),
+                latency=voice.choice("latency", LATENCIES, "normal"),
             ),
             microphone=MicrophoneConfig(device=self._device(mic)),
             paths=PathsConfig(

@@ -163,6 +163,7 @@ BAD = [
     ("empty voice", '[voice]\nvoice = ""\n', ["voice.voice", "leave the key out"]),
     ("caption text", '[voice]\ncaptions_only = "yes"\n', ["voice.captions_only", "true or false"]),
     ("device index", "[voice]\ndevice = -1\n", ["voice.device", "0 to 1024"]),
+    ("latency", '[voice]\nlatency = "fast"\n', ["voice.latency", "normal", "low"]),
     ("device float", "[microphone]\ndevice = 1.5\n", ["microphone.device", "name or index"]),
     ("no ruleset", '[table]\nruleset = "street"\n', ["table.ruleset", "known: club"]),
     ("no ruleset file", '[table]\nruleset = "x/y.toml"\n', ["table.ruleset", "no such ruleset"]),

@@ -234,7 +234,8 @@ def test_verify_deal_of_given_roles_says_there_is_nothing_to_check(tmp_path: Pat
     journal = tmp_path / "given.jsonl"
     assert companion("replay", EXAMPLES / "demo.jsonl", "--journal", journal).returncode == 0
     run = companion("verify-deal", _protocol_file(journal, tmp_path))
-    assert run.returncode == 1 and "the host gave the roles" in run.stdout
+    assert run.returncode == 3 and run.stdout.count("\n") == 1
+    assert "no deal to check: the host gave the roles" in run.stdout and "fair" not in run.stdout
 
 
 @pytest.mark.parametrize(

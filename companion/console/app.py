@@ -4,9 +4,11 @@ Start-up: the club's config says what the table is made of (on a Pi its
 pin map and sound device; anywhere else a simulated table: the keys press
 the seat buttons, the voice goes to the default sound device or, without
 one, to captions). An unfinished game's journal is offered for resuming;
-otherwise the set-up screen opens. One ``LiveTable`` per game; its loop
-thread never calls into the app: it posts ``TableUpdated`` and
-``TableRefused`` messages, which the app hands to the table screen.
+otherwise the set-up screen opens. One table per game, in a process of
+its own (``table_process``: a spare one is spawned while the set-up screen
+shows); the thread that reads its news never calls into the app: it posts
+``TableUpdated``, ``TableRefused`` and ``TableLost`` messages. Tests run the
+table in the app's process on a fake clock (``LiveTable``, unthreaded).
 """
 
 from __future__ import annotations
@@ -45,7 +47,11 @@ from .words import Words
 
 if TYPE_CHECKING:  # the voice stack (numpy, PortAudio) loads while the set-up screen shows
     from ..assembly import LiveTable, Update
+    from ..table_process import TableProcess, TableWorker
+    from ..voice.settings import VoiceSettings
     from ..voice.speaker import Speaker
+
+    AnyTable = LiveTable | TableProcess
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +75,15 @@ class TableUpdated(Message):
 
 
 class TableRefused(Message):
+    def __init__(self, reason: str, table: int) -> None:
+        super().__init__()
+        self.reason = reason
+        self.table = table
+
+
+class TableLost(Message):
+    """The table's process died: the journal holds the game, resume it."""
+
     def __init__(self, reason: str, table: int) -> None:
         super().__init__()
         self.reason = reason
@@ -116,7 +131,8 @@ class ConsoleApp(App[None]):
     ) -> None:
         """``clock(start_at)``, ``threaded=False``, ``speaker``, ``now``,
         ``seed``: parts the tests give (a fake clock they move, the loop run
-        on the app's thread, a speaker they read, a fixed date and deal)."""
+        on the app's thread, a speaker they read, a fixed date and deal).
+        Without them the table runs in a process of its own."""
         super().__init__()
         self.config = config
         self.words = Words(config.lang)
@@ -126,7 +142,10 @@ class ConsoleApp(App[None]):
         self._speaker = speaker
         self._now = now
         self._seed = seed
-        self.table: LiveTable | None = None
+        self.table: AnyTable | None = None
+        # The table in its own process unless a test gives parts of it.
+        self.own_process = threaded and clock is None and speaker is None
+        self._spare: TableWorker | None = None
         self.tables = 0  # tables built so far; the current one's number
         self.journal_path: Path | None = None
         self.saved_protocol: list[Path] = []
@@ -136,7 +155,10 @@ class ConsoleApp(App[None]):
     def on_mount(self) -> None:
         # Import the table's parts while the host looks at the first screen:
         # the start-up shows a screen sooner, and F5 finds them loaded.
-        threading.Thread(target=_preload, name="preload", daemon=True).start()
+        if self.own_process:
+            self._spawn_spare()
+        else:
+            threading.Thread(target=_preload, name="preload", daemon=True).start()
         found = unfinished_game(self.config.paths.journals, load_ruleset)
         if found is None:
             self.action_new_game()
@@ -156,8 +178,31 @@ class ConsoleApp(App[None]):
 
         self.push_screen(AskYesNo(question, self.words("resume"), self.words("new_game")), answered)
 
+    def _spawn_spare(self) -> None:
+        """A table process made ready while the host looks at a screen."""
+        if self._spare is None:
+            from ..table_process import TableWorker
+
+            self._spare = TableWorker(_log_file(), self._voice_settings())
+
+    def _voice_settings(self) -> VoiceSettings:
+        from ..voice.settings import VoiceSettings
+
+        voice = self.config.voice
+        return VoiceSettings(
+            lang=self.config.lang,
+            voice=voice.voice,
+            rate=voice.rate,
+            pack=voice.pack,
+            device=voice.device,
+            captions_only=voice.captions_only,
+            latency=voice.latency,
+        )
+
     def action_new_game(self) -> None:
         self._close_table()
+        if self.own_process:
+            self._spawn_spare()
         roster = load_roster(self.config.paths.roster).names()
         screen = SetupScreen(
             self.words,
@@ -175,6 +220,7 @@ class ConsoleApp(App[None]):
         """Show ``screen`` alone: set-up, a table or a protocol before it go."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
+        _forget_gone_widgets()
         self.push_screen(screen)
 
     def start_game(self, setup: GameSetUp, commitment: str | None) -> None:
@@ -187,7 +233,11 @@ class ConsoleApp(App[None]):
             if not self.journal_path.exists():
                 break
             self.journal_path = folder / f"{stem}-{n}.jsonl"
-        self.table = self._table(setup.ruleset, setup.seats, None, self.journal_path)
+        try:
+            self.table = self._table(setup.ruleset, setup.seats, None, self.journal_path)
+        except Exception as error:  # TableFailed, a pin map, a device: said, not raised
+            self._failed(error)
+            return
         intro = [self.words("commitment", hash=commitment)] if commitment else []
         self._show_table(setup.seats, intro)
         self.table.submit(setup)
@@ -196,37 +246,66 @@ class ConsoleApp(App[None]):
             remember(self.config.paths.roster, names, self._now().date())
 
     def resume(self, path: Path) -> None:
-        resumed = resume_journal(path, load_ruleset)
-        for warning in resumed.warnings:
+        self._close_table()
+        try:
+            if self.own_process:  # the table's process takes the journal and rebuilds the game
+                self.table = self._table(None, 0, None, None, resume=path)
+                warnings = list(getattr(self.table, "warnings", ()))
+            else:
+                resumed = resume_journal(path, load_ruleset)
+                warnings = resumed.warnings
+                game = resumed.session.game
+                assert game is not None
+                self.table = self._table(game.rules, len(game.seats), resumed.session, None)
+        except Exception as error:
+            self._failed(error)
+            return
+        for warning in warnings:
             self.notify(warning, severity="warning")
-        game = resumed.session.game
+        game = self.table.game
         assert game is not None
         self.journal_path = path
-        self.table = self._table(game.rules, len(game.seats), resumed.session, None)
         self._show_table(len(game.seats))
 
+    def _failed(self, error: BaseException) -> None:
+        log.error("the table could not be built: %s", error, exc_info=error)
+        self.notify(self.words("table_failed", error=error), severity="error", timeout=30)
+
     def _table(
-        self, rules: Ruleset, seats: int, session: GameSession | None, journal: Path | None
-    ) -> LiveTable:
+        self,
+        rules: Ruleset | None,
+        seats: int,
+        session: GameSession | None,
+        journal: Path | None,
+        *,
+        resume: Path | None = None,
+    ) -> AnyTable:
         from ..assembly import LiveTable, Outputs, TableSpec
-        from ..voice.settings import VoiceSettings
 
         config = self.config
-        voice = VoiceSettings(
-            lang=config.lang,
-            voice=config.voice.voice,
-            rate=config.voice.rate,
-            pack=config.voice.pack,
-            device=config.voice.device,
-            captions_only=config.voice.captions_only,
-        )
         spec = TableSpec(
-            voice=voice,
+            voice=self._voice_settings(),
             seats=config.seats.effective_mode(),
             pin_map=config.seats.pin_map,
             journal=journal,
             threaded=self._threaded,
         )
+        number = self.tables + 1
+        if self.own_process:
+            from ..table_process import TableOrder
+
+            self._spawn_spare()
+            worker, self._spare = self._spare, None
+            assert worker is not None
+            built = worker.build(
+                TableOrder(spec, rules, seats, config.lang, resume),
+                functools.partial(self._post_update, number),
+                functools.partial(self._post_refusal, number, None),
+                functools.partial(self._post_lost, number),
+            )
+            self.tables = number
+            return built
+        assert rules is not None
         start = session.now if session is not None else 0.0
         table = LiveTable(
             spec,
@@ -248,8 +327,13 @@ class ConsoleApp(App[None]):
     def _post_update(self, number: int, update: Update) -> None:
         self.post_message(TableUpdated(update, number))
 
-    def _post_refusal(self, number: int, event: Event, reason: str, line: int | None) -> None:
+    def _post_refusal(
+        self, number: int, event: Event | None, reason: str, line: int | None
+    ) -> None:
         self.post_message(TableRefused(reason, number))
+
+    def _post_lost(self, number: int, reason: str) -> None:
+        self.post_message(TableLost(reason, number))
 
     def _show_table(self, seats: int, intro: list[str] | None = None) -> None:
         assert self.table is not None
@@ -260,7 +344,7 @@ class ConsoleApp(App[None]):
         w = self.words
         table = self.table
         seats = w("real") if table is not None and table.simulated_seats is None else w("simulated")
-        sound = table is not None and table.voice.sound
+        sound = table is not None and table.sound
         parts = [
             w("seats_part", how=seats),
             w("voice_part", how=w("voice_sound") if sound else w("voice_captions")),
@@ -280,6 +364,18 @@ class ConsoleApp(App[None]):
         game = message.update.game
         if game is not None and game.phase == "ended" and message.update.effects:
             self._game_over()
+
+    def on_table_lost(self, message: TableLost) -> None:
+        """The table's process died (a crash, a kill): every accepted input
+        is in the journal, so the game goes on from it in a new process."""
+        if message.table != self.tables or self.journal_path is None:
+            return
+        log.error("%s; resuming %s", message.reason, self.journal_path)
+        self.notify(self.words("table_lost", reason=message.reason), severity="error", timeout=15)
+        table, self.table = self.table, None
+        if table is not None:
+            table.close()
+        self.resume(self.journal_path)
 
     def on_table_refused(self, message: TableRefused) -> None:
         if message.table != self.tables:
@@ -311,9 +407,37 @@ class ConsoleApp(App[None]):
             self.table.close()
             self.table = None
 
+    def _close_spare(self) -> None:
+        if self._spare is not None:
+            self._spare.discard()
+            self._spare = None
+
     async def action_quit(self) -> None:
         self._close_table()
+        self._close_spare()
         self.exit()
 
     def on_unmount(self) -> None:
         self._close_table()
+        self._close_spare()
+
+
+def _forget_gone_widgets() -> None:
+    """Textual 8 caches ``StylesCache.get_inner_outer`` with ``lru_cache`` on
+    the method, so up to 1024 widgets' style caches (their drawn lines with
+    them) outlive the screens that are gone: ~3 MB more after every game
+    of a night. Emptied whenever a screen replaces the others."""
+    try:
+        from textual._styles_cache import StylesCache
+
+        StylesCache.get_inner_outer.cache_clear()
+    except (ImportError, AttributeError):  # a Textual that no longer has it
+        pass
+
+
+def _log_file() -> Path | None:
+    """The file the console logs to (the table's process logs there too)."""
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, logging.FileHandler):
+            return Path(handler.baseFilename)
+    return None

@@ -40,6 +40,7 @@ from .seat_view import offence_name, phase_line, seat_look, timer_value, votes_l
 
 if TYPE_CHECKING:
     from ..assembly import LiveTable, Update
+    from ..table_process import TableProcess
     from .words import Words
 
 #: keys for the seat buttons: 1-9, 0 for 10, - and = for 11 and 12
@@ -86,7 +87,12 @@ class TableScreen(Screen[None]):
     ]
 
     def __init__(
-        self, table: LiveTable, words: Words, parts: str, intro: list[str], seat_count: int
+        self,
+        table: LiveTable | TableProcess,
+        words: Words,
+        parts: str,
+        intro: list[str],
+        seat_count: int,
     ) -> None:
         """``intro``: lines the log begins with (the deal's hash)."""
         super().__init__()

@@ -88,6 +88,8 @@ def deal(order: Sequence[str], seed: int) -> list[str]:
 class Verdict:
     fair: bool
     why: str  # one line, English (the CLI's words)
+    #: False: there was no deal to check (the roles came from the cards)
+    checked: bool = True
 
 
 def verify(

@@ -244,7 +244,9 @@ def verify_file(
             raise ProtocolFileError(f"{path}: 'seats[{index}].role': missing or not text")
         roles.append(seat["role"])
     if _key(path, deal, "dealt", bool, "deal.") is not True:
-        return fair.Verdict(False, "the host gave the roles at setup: there is no deal to check")
+        return fair.Verdict(
+            False, "the host gave the roles at setup (from the cards)", checked=False
+        )
     seed = _key(path, deal, "seed", int, "deal.")
     if isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise ProtocolFileError(f"{path}: 'deal.seed': not a seed (0 to 2**64-1): {seed!r}")

@@ -45,15 +45,23 @@ class GameClock:
         if not speed > 0:
             raise ValueError("a clock's speed must be above 0")
         self.speed = speed
-        self._start_at = start_at
-        self._origin = time.monotonic()
+        self.start_at = start_at
+        self.origin = time.monotonic()  # the monotonic time at which the game read start_at
+
+    @classmethod
+    def following(cls, origin: float, start_at: float, speed: float) -> GameClock:
+        """The same game clock as another's, in another process of this
+        machine (``time.monotonic`` is the system's: both read alike)."""
+        clock = cls(start_at, speed)
+        clock.origin = origin
+        return clock
 
     def now(self) -> float:
-        return self._start_at + (time.monotonic() - self._origin) * self.speed
+        return self.start_at + (time.monotonic() - self.origin) * self.speed
 
     def wall_time(self, at: float) -> float:
         """The monotonic time at which the game clock reads ``at``."""
-        return self._origin + (at - self._start_at) / self.speed
+        return self.origin + (at - self.start_at) / self.speed
 
 
 class FakeClock:

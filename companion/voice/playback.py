@@ -41,7 +41,8 @@ class Started:
     ``time.monotonic()`` seconds). ``due``: when it should have sounded
     (its scheduled time, or when it was queued); ``scheduled``: it was
     handed over ahead of its time; ``queued``: when it was given to the
-    speaker."""
+    speaker; ``free``: when the speaker was free for it (``due``, or the
+    end of a cue still sounding then: cues never cut each other short)."""
 
     caption: str
     handed: float
@@ -49,6 +50,7 @@ class Started:
     due: float = 0.0
     scheduled: bool = False
     queued: float = 0.0
+    free: float = 0.0
 
     @property
     def at(self) -> float:
@@ -89,6 +91,7 @@ class Playback:
         self._queue: collections.deque[_Cue] = collections.deque()
         self._current: Samples | None = None
         self._position = 0
+        self._ended_at = float("-inf")  # when the last cue's last sample sounds
         self._listeners: list[Callable[[Started], None]] = []
         self._listener_failed = False
         self.started: list[Started] = []
@@ -170,14 +173,16 @@ class Playback:
                 self._current, self._position = cue.samples, 0
                 due = cue.queued if cue.due == _NOW else cue.due
                 audible = sounds_at + written / self.format.rate
+                free = max(due, self._ended_at)
                 self._announce(
-                    Started(cue.caption, now, audible, due, cue.due > cue.queued, cue.queued)
+                    Started(cue.caption, now, audible, due, cue.due > cue.queued, cue.queued, free)
                 )
             chunk = self._current[self._position : self._position + until - written]
             column[written : written + len(chunk)] = chunk
             written += len(chunk)
             self._position += len(chunk)
             if self._position >= len(self._current):
+                self._ended_at = sounds_at + written / self.format.rate
                 self._current = None
                 self._finished += 1
         column[written:until] = 0

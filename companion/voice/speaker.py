@@ -66,6 +66,10 @@ class SchedulingSpeaker(Speaker, Protocol):
         """Drop the cues of ``ticket`` that have not started yet."""
 
 
+#: frames per callback with ``latency="low"`` (~12 ms at 22 050 Hz)
+LOW_LATENCY_BLOCK = 256
+
+
 def _open_stream(
     device: str | int | None,
     fmt: AudioFormat,
@@ -149,6 +153,10 @@ class SoundDeviceSpeaker:
         self.priority = "not asked"  # what the thread that opened the stream got
         self.underruns = 0  # callbacks that PortAudio flagged with an output underflow
         options = {} if latency is None else {"latency": latency}
+        if latency == "low":
+            # The buffer is at least two blocks: 1024 frames would keep it
+            # at ~93 ms whatever PortAudio is asked for.
+            blocksize = min(blocksize, LOW_LATENCY_BLOCK)
 
         def open_and_start() -> None:
             self._stream = stream_factory(device, fmt, blocksize, self._callback, **options)

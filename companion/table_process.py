@@ -1,0 +1,410 @@
+"""The live table in a process of its own, the console as its client.
+
+Why a process: a busy thread in the console's process (drawing, later the
+microphone's analysis) holds Python's interpreter, and a timer that must
+fire then waits for it (docs/architecture.md, "Timing on a busy machine").
+In a process of its own, the table's loop and its audio thread share the
+interpreter with nobody but themselves.
+
+``TableWorker`` spawns a spare process while the host looks at the set-up
+screen (it imports the table's modules, which takes a moment, then waits);
+``TableWorker.build`` hands it the order and returns a ``TableProcess``:
+the console's side of the table, with the calls the console makes on an
+in-process ``LiveTable``. Inputs go down one pipe; updates, refusals and
+figures come back up another, read by a thread that calls the console's
+callbacks (which only post messages). If the table's process dies, the
+console is told (``on_lost``): the journal has every accepted input, so it
+resumes the game in a new one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import queue
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from .core.events import Event
+from .core.rules import Ruleset
+from .core.state import Game
+from .runner.clock import GameClock
+from .table_wire import StateReceiver, StateSender
+
+log = logging.getLogger(__name__)
+
+#: how long the console waits for a table to be built (a resume included)
+BUILD_TIMEOUT_S = 60.0
+#: how often the table process's threads hand the interpreter over (as the loop sets it)
+SWITCH_INTERVAL_S = 0.0002
+#: how long a closing table may take before its process is killed
+CLOSE_TIMEOUT_S = 5.0
+
+
+class TableFailed(RuntimeError):
+    """The table could not be built or its process could not be reached;
+    the message is one line naming what (a pin map, a journal, a device)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableOrder:
+    """What the table's process builds: a new game (``rules``, ``seat_count``)
+    or the unfinished one in the journal ``resume``."""
+
+    spec: Any  # assembly.TableSpec (imported in the process, not here)
+    rules: Ruleset | None
+    seat_count: int
+    lang: str = "ru"
+    resume: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableReady:
+    """The table is built: its first state and what it is made of."""
+
+    spec: Any  # assembly.TableSpec, as built
+    update: Any  # assembly.Update
+    clock_origin: float  # GameClock: the monotonic time at which game time was start_at
+    start_at: float
+    speed: float
+    sound: bool
+    real_seats: bool
+    warnings: tuple[str, ...]
+
+
+class SeatKeys:
+    """The console's keys for the simulated seats, pressed in the table's
+    process (where the seats and the loop's clock are)."""
+
+    def __init__(self, send: Callable[[tuple[Any, ...]], None]) -> None:
+        self._send = send
+
+    def press(self, seat: int) -> None:
+        self._send(("seat", "press", seat))
+
+    def release(self, seat: int) -> None:
+        self._send(("seat", "release", seat))
+
+    def toggle(self, seat: int) -> None:
+        self._send(("seat", "toggle", seat))
+
+
+class TableWorker:
+    """A spare table process: spawned early, built on ``build``."""
+
+    def __init__(self, log_file: Path | None = None, voice: Any = None) -> None:
+        """``voice``: the club's ``VoiceSettings``: the sound device is opened
+        while the worker waits (a stream takes a second or two to start), so
+        the table's first cue is not late."""
+        context = multiprocessing.get_context("spawn")  # never fork a threaded app
+        orders_out, self._orders = context.Pipe(duplex=False)
+        self._news, news_in = context.Pipe(duplex=False)
+        self.process = context.Process(
+            target=serve,
+            args=(orders_out, news_in, log_file, voice),
+            name="companion table",
+            daemon=True,
+        )
+        # Textual stands in for sys.stderr while it runs (its fileno() is -1),
+        # and multiprocessing hands sys.stderr's descriptor to its helper.
+        stderr, sys.stderr = sys.stderr, sys.__stderr__
+        try:
+            self.process.start()
+        finally:
+            sys.stderr = stderr
+        orders_out.close()  # the child's ends: an EOF reaches whoever is left
+        news_in.close()
+        self._used = False
+
+    def build(
+        self,
+        order: TableOrder,
+        on_update: Callable[[Any], None],
+        on_refused: Callable[[str, int | None], None],
+        on_lost: Callable[[str], None],
+    ) -> TableProcess:
+        """Build the table; raises ``TableFailed`` with the process's reason."""
+        if self._used:
+            raise RuntimeError("a worker builds one table")
+        self._used = True
+        try:
+            self._orders.send(order)
+            if not self._news.poll(BUILD_TIMEOUT_S):
+                raise TableFailed(f"the table's process did not answer in {BUILD_TIMEOUT_S:.0f} s")
+            kind, body = self._news.recv()
+        except (OSError, EOFError) as error:
+            self.discard()
+            raise TableFailed(f"the table's process ended while starting ({error})") from None
+        if kind != "ready":
+            self.discard()
+            raise TableFailed(str(body))
+        return TableProcess(self, body, on_update, on_refused, on_lost)
+
+    def discard(self) -> None:
+        """Let an unused (or failed) worker go."""
+        for end in (self._orders, self._news):
+            end.close()
+        self.process.join(CLOSE_TIMEOUT_S)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
+class TableProcess:
+    """The console's side of a table running in its own process."""
+
+    def __init__(
+        self,
+        worker: TableWorker,
+        ready: TableReady,
+        on_update: Callable[[Any], None],
+        on_refused: Callable[[str, int | None], None],
+        on_lost: Callable[[str], None],
+    ) -> None:
+        self._worker = worker
+        self.spec = ready.spec
+        self.sound = ready.sound
+        self.warnings = ready.warnings
+        self.clock = GameClock.following(ready.clock_origin, ready.start_at, ready.speed)
+        self._states = StateReceiver()
+        self._latest = self._unpack(ready.update)
+        self._on_update, self._on_refused, self._on_lost = on_update, on_refused, on_lost
+        self._send_lock = threading.Lock()
+        self._answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._closing = False
+        self.simulated_seats = None if ready.real_seats else SeatKeys(self._send)
+        self._reader = threading.Thread(target=self._read, name="table news", daemon=True)
+        self._reader.start()
+
+    # --- what the console calls -------------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        return self._latest.game  # type: ignore[no-any-return]
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    def submit(self, event: Event) -> None:
+        self._send(("submit", event))
+
+    def pump(self) -> None:
+        """Nothing to do: the table's own loop takes what is sent."""
+
+    def timing(self) -> Any:
+        """The table's timing figures (assembly.TimingFigures), for benches."""
+        self._send(("timing",))
+        return self._answers.get(timeout=BUILD_TIMEOUT_S)
+
+    def crash(self) -> None:
+        """Kill the table's process (tests of a lost table)."""
+        self._worker.process.kill()
+
+    def close(self) -> None:
+        if self._closing:
+            return
+        self._closing = True
+        with contextlib.suppress(TableFailed):
+            self._send(("close",))
+        self._worker.process.join(CLOSE_TIMEOUT_S)
+        self._worker.discard()
+        self._reader.join(CLOSE_TIMEOUT_S)
+
+    # --- the pipes ------------------------------------------------------------------
+    def _unpack(self, sent: tuple[Any, ...]) -> Any:
+        from .assembly import Update
+
+        at, wire, deadlines, effects = sent
+        return Update(at, self._states.unpack(wire), deadlines, effects)
+
+    def _send(self, message: tuple[Any, ...]) -> None:
+        with self._send_lock:
+            try:
+                self._worker._orders.send(message)
+            except (OSError, ValueError) as error:
+                raise TableFailed(f"the table's process cannot be reached ({error})") from None
+
+    def _read(self) -> None:
+        news = self._worker._news
+        while True:
+            try:
+                kind, body = news.recv()
+            except (EOFError, OSError):
+                break
+            if kind == "update":
+                self._latest = self._unpack(body)
+                self._on_update(self._latest)
+            elif kind == "refused":
+                self._on_refused(*body)
+            elif kind == "timing":
+                self._answers.put(body)
+            elif kind == "closed":
+                return
+        if not self._closing:
+            code = self._worker.process.exitcode
+            self._on_lost(f"the table's process ended (exit code {code})")
+
+
+# --- the table's process -------------------------------------------------------------
+def serve(orders: Connection, news: Connection, log_file: Path | None, voice: Any) -> None:
+    """The table process's main: wait for the order, build, then take the
+    console's messages until it says close (or goes away)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # ctrl+c is the console's to handle
+    if log_file is not None:
+        # The console draws on the terminal: nothing of ours (or of libasound)
+        # may write there. Everything goes to the console's log file.
+        fd = os.open(log_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        os.close(fd)
+        logging.basicConfig(
+            filename=log_file,
+            level=logging.INFO,
+            format="%(asctime)s %(levelname)s table %(name)s: %(message)s",
+        )
+    from . import assembly  # the slow imports, while the host sets up the game
+
+    # The audio callback needs the interpreter every few ms: while the table
+    # is built (the voice loaded, a journal replayed) it must still get it.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    speaker = _open_early(voice)
+    try:
+        order: TableOrder = orders.recv()
+    except (EOFError, OSError):
+        if speaker is not None:
+            speaker.close()
+        return  # a spare nobody needed
+    if speaker is not None and order.spec.voice != voice:
+        speaker.close()  # the settings changed: the table opens its own
+        speaker = None
+    outbox: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
+    sender = threading.Thread(target=_send_news, args=(news, outbox), name="news", daemon=True)
+    try:
+        table, warnings = _build(assembly, order, outbox, speaker)
+    except Exception as error:  # one line for the host, the whole story in the log
+        log.exception("the table could not be built")
+        news.send(("failed", _one_line(error)))
+        return
+    clock = table.clock
+    outbox.put(("ready", TableReady(
+        spec=table.spec,
+        update=assembly.Update(table.session.now, table.game, dict(table.session.timers.deadlines), ()),
+        clock_origin=clock.origin,
+        start_at=clock.start_at,
+        speed=clock.speed,
+        sound=table.voice.sound,
+        real_seats=table.seats is not None and table.simulated_seats is None,
+        warnings=tuple(warnings),
+    )))  # fmt: skip
+    sender.start()
+    table.start()
+    try:
+        _take_orders(table, orders, outbox)
+    finally:
+        table.close()
+        outbox.put(("closed", None))
+        outbox.put(None)
+        sender.join(CLOSE_TIMEOUT_S)
+
+
+def _open_early(voice: Any) -> Any:
+    """The sound device, opened before the order comes (None: captions, or
+    no settings given; a device that fails is the table's to report)."""
+    if voice is None or voice.captions_only:
+        return None
+    from .voice.speaker import CaptionSpeaker, open_speaker
+
+    speaker = open_speaker(voice.device, None, latency="low" if voice.latency == "low" else None)
+    if isinstance(speaker, CaptionSpeaker):
+        return None  # no sound card: the table finds the same and says so
+    return speaker
+
+
+def _build(
+    assembly: Any, order: TableOrder, outbox: queue.SimpleQueue[Any], speaker: Any
+) -> tuple[Any, list[str]]:
+    def updated(update: Any) -> None:
+        outbox.put(("update", update))
+
+    def refused(event: Event, reason: str, line: int | None) -> None:
+        outbox.put(("refused", (reason, line)))
+
+    session, warnings, rules, seats = None, [], order.rules, order.seat_count
+    if order.resume is not None:
+        from .rulesets import load_ruleset
+        from .runner.resume import resume_journal
+
+        resumed = resume_journal(order.resume, load_ruleset)
+        session, warnings = resumed.session, resumed.warnings
+        game = session.game
+        if game is None:
+            raise ValueError(f"{order.resume}: no game to resume")
+        rules, seats = game.rules, len(game.seats)
+    assert rules is not None
+    table = assembly.LiveTable(
+        replace(order.spec, threaded=True),
+        rules,
+        seats,
+        # Every cue is in the console's log already; captions go nowhere.
+        outputs=assembly.Outputs(captions=open(os.devnull, "w"), host_log=None),  # noqa: SIM115
+        session=session,
+        on_update=updated,
+        on_refused=refused,
+        speaker=speaker,
+        lang=order.lang,
+    )
+    return table, warnings
+
+
+def _take_orders(table: Any, orders: Connection, outbox: queue.SimpleQueue[Any]) -> None:
+    while True:
+        try:
+            message = orders.recv()
+        except (EOFError, OSError):
+            return  # the console went away: close the table, keep the journal
+        kind = message[0]
+        if kind == "submit":
+            table.submit(message[1])
+        elif kind == "seat":
+            seats = table.simulated_seats
+            if seats is not None:
+                getattr(seats, message[1])(message[2])
+        elif kind == "timing":
+            outbox.put(("timing", table.timing()))
+        elif kind == "close":
+            return
+
+
+def _send_news(news: Connection, outbox: queue.SimpleQueue[tuple[str, Any] | None]) -> None:
+    """Packing and pickling a state take a millisecond or so: done here,
+    never on the loop's thread."""
+    states = StateSender()
+    while (item := outbox.get()) is not None:
+        kind, body = item
+        if kind == "update":
+            body = (body.at, states.pack(body.game), body.deadlines, body.effects)
+        elif kind == "ready":
+            first = body.update
+            body = replace(body, update=(first.at, states.pack(first.game), first.deadlines, ()))
+        try:
+            news.send((kind, body))
+        except (OSError, ValueError):
+            return  # the console went away
+        except Exception:  # a state that cannot be sent: the next one will be
+            log.exception("news for the console could not be sent")
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+if __name__ == "__main__":  # pragma: no cover - spawned only
+    sys.exit("companion.table_process is started by the console")
