@@ -154,9 +154,11 @@ class ConsoleApp(App[None]):
     # --- start-up ------------------------------------------------------------------
     def on_mount(self) -> None:
         # Import the table's parts while the host looks at the first screen:
-        # the start-up shows a screen sooner, and F5 finds them loaded.
+        # the start-up shows a screen sooner, and F5 finds them loaded. The
+        # spare table process starts once the first screen is drawn, so that
+        # it does not compete with drawing it.
         if self.own_process:
-            self._spawn_spare()
+            self.call_after_refresh(self._spare_for_next_game)
         else:
             threading.Thread(target=_preload, name="preload", daemon=True).start()
         found = unfinished_game(self.config.paths.journals, load_ruleset)
@@ -177,6 +179,10 @@ class ConsoleApp(App[None]):
                 self.action_new_game()
 
         self.push_screen(AskYesNo(question, self.words("resume"), self.words("new_game")), answered)
+
+    def _spare_for_next_game(self) -> None:
+        if self.table is None:  # not if a game began meanwhile: one sound stream at a time
+            self._spawn_spare()
 
     def _spawn_spare(self) -> None:
         """A table process made ready while the host looks at a screen."""
@@ -202,7 +208,7 @@ class ConsoleApp(App[None]):
     def action_new_game(self) -> None:
         self._close_table()
         if self.own_process:
-            self._spawn_spare()
+            self.call_after_refresh(self._spare_for_next_game)
         roster = load_roster(self.config.paths.roster).names()
         screen = SetupScreen(
             self.words,
