@@ -1,0 +1,227 @@
+"""The microphone: the ``Listener`` port and its implementations.
+
+A listener hands blocks of samples (float32, ``rate`` Hz, ``channels``
+columns) with the monotonic time of their first sample to one consumer.
+``SoundDeviceListener`` reads a sound card through sounddevice; its audio
+callback only copies the block into a queue (never any analysis there: a
+late callback loses sound). ``WavListener`` plays a WAV file's samples as if
+they came from a card (tests, ``companion listen``).
+
+A card that fails to open, or stops while it runs (unplugged), is reported
+once and opened again with growing pauses (``RetryingListener``); the game
+goes on without flags meanwhile, and a message says when it is back.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+import wave
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+log = logging.getLogger(__name__)
+
+Samples = npt.NDArray[np.float32]  # (frames, channels), -1..1
+
+#: what the detectors work at (webrtcvad and Silero both take 16 kHz)
+RATE = 16_000
+#: 30 ms: a frame size every detector here accepts
+BLOCK = 480
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    samples: Samples  # (frames, channels)
+    at: float  # monotonic time of the first sample
+
+
+OnBlock = Callable[[Block], None]
+#: (what happened, one line): "lost" / "back"
+OnStatus = Callable[[str, str], None]
+
+
+class Listener(Protocol):
+    rate: int
+    channels: int
+
+    def run(self, on_block: OnBlock, stopping: threading.Event) -> None:
+        """Hand blocks to ``on_block`` until ``stopping`` is set (or the
+        source ends); raises ``OSError`` when the device fails."""
+
+
+class SoundDeviceListener:
+    """A sound card's input (sounddevice), ``channels`` columns at ``rate``."""
+
+    def __init__(
+        self,
+        device: str | int | None = None,
+        *,
+        rate: int = RATE,
+        channels: int = 1,
+        blocksize: int = BLOCK,
+        stream_factory: Callable[..., Any] | None = None,
+    ) -> None:
+        if isinstance(device, str) and device.isdigit():
+            device = int(device)
+        self.device = device
+        self.rate = rate
+        self.channels = channels
+        self.blocksize = blocksize
+        self._factory = stream_factory or _input_stream
+
+    def run(self, on_block: OnBlock, stopping: threading.Event) -> None:
+        blocks: queue.SimpleQueue[Block | BaseException] = queue.SimpleQueue()
+
+        def callback(data: Any, frames: int, timing: Any, status: Any) -> None:
+            # The audio thread: copy and go. Its block's capture time comes
+            # from PortAudio's clock where it gives one.
+            at = float(getattr(timing, "inputBufferAdcTime", 0.0) or 0.0) or time.monotonic()
+            blocks.put(Block(np.array(data, dtype=np.float32, copy=True), at))
+
+        def finished() -> None:  # the stream stopped by itself: the device went away
+            blocks.put(OSError(f"input device {self.device or 'default'}: the stream stopped"))
+
+        stream = self._factory(
+            self.device, self.rate, self.channels, self.blocksize, callback, finished
+        )
+        with stream:
+            while not stopping.is_set():
+                try:
+                    item = blocks.get(timeout=0.5)
+                except queue.Empty:
+                    if not getattr(stream, "active", True):
+                        raise OSError(
+                            f"input device {self.device or 'default'}: not active"
+                        ) from None
+                    continue
+                if isinstance(item, BaseException):
+                    raise item
+                on_block(item)
+
+
+def _input_stream(
+    device: str | int | None,
+    rate: int,
+    channels: int,
+    blocksize: int,
+    callback: Any,
+    finished: Callable[[], None],
+) -> Any:
+    try:
+        import sounddevice  # lazily: it needs libportaudio2
+    except OSError as error:
+        raise OSError(f"no PortAudio: {error}") from None
+    try:
+        return sounddevice.InputStream(
+            samplerate=rate,
+            channels=channels,
+            dtype="float32",
+            blocksize=blocksize,
+            device=device,
+            callback=callback,
+            finished_callback=finished,
+        )
+    except (ValueError, sounddevice.PortAudioError) as error:
+        raise OSError(
+            f"input device {device if device is not None else 'default'}: {error}"
+        ) from None
+
+
+class WavListener:
+    """A WAV file's samples as a card would give them: ``realtime`` at the
+    file's own pace, else as fast as the consumer takes them (its clock then
+    counts the file's seconds from ``start_at``)."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        blocksize: int = BLOCK,
+        realtime: bool = False,
+        start_at: float = 0.0,
+    ) -> None:
+        self.samples, self.rate = read_wav(path)
+        self.channels = self.samples.shape[1]
+        self.blocksize = blocksize
+        self.realtime = realtime
+        self.start_at = start_at
+
+    def run(self, on_block: OnBlock, stopping: threading.Event) -> None:
+        origin = time.monotonic()
+        for first in range(0, len(self.samples), self.blocksize):
+            if stopping.is_set():
+                return
+            offset = first / self.rate
+            if self.realtime:
+                delay = origin + offset - time.monotonic()
+                if delay > 0 and stopping.wait(delay):
+                    return
+                at = origin + offset
+            else:
+                at = self.start_at + offset
+            on_block(Block(self.samples[first : first + self.blocksize], at))
+
+
+def read_wav(path: Path) -> tuple[Samples, int]:
+    """A 16-bit PCM WAV as float32 (frames, channels) and its rate; one
+    clear error naming the file otherwise."""
+    try:
+        with wave.open(str(path), "rb") as wav:
+            if wav.getsampwidth() != 2:
+                raise OSError(f"{path}: want 16-bit PCM, got {8 * wav.getsampwidth()}-bit")
+            frames = wav.readframes(wav.getnframes())
+            channels, rate = wav.getnchannels(), wav.getframerate()
+    except (wave.Error, EOFError) as error:
+        raise OSError(f"{path}: not a WAV file ({error})") from None
+    pcm = np.frombuffer(frames, dtype="<i2").reshape(-1, channels)
+    return (pcm.astype(np.float32) / 32768.0), rate
+
+
+class RetryingListener:
+    """Runs a listener; when it fails, says so once, waits (1 s, 2 s, 4 s
+    ... at most ``longest`` s) and starts it again, until ``stopping``."""
+
+    def __init__(
+        self,
+        listener: Listener,
+        on_status: OnStatus,
+        *,
+        first: float = 1.0,
+        longest: float = 30.0,
+    ) -> None:
+        self.listener = listener
+        self.rate, self.channels = listener.rate, listener.channels
+        self._on_status = on_status
+        self._first, self._longest = first, longest
+
+    def run(self, on_block: OnBlock, stopping: threading.Event) -> None:
+        pause = self._first
+        lost = False
+
+        def heard(block: Block) -> None:
+            nonlocal lost, pause
+            if lost:
+                lost, pause = False, self._first
+                self._on_status("back", "the microphone is back")
+            on_block(block)
+
+        while not stopping.is_set():
+            try:
+                self.listener.run(heard, stopping)
+                return  # the source ended (a file) or we were stopped
+            except OSError as error:
+                if not lost:
+                    lost = True
+                    self._on_status("lost", f"{error}; no flags until it is back")
+                    log.warning("microphone lost: %s", error)
+                if stopping.wait(pause):
+                    return
+                pause = min(pause * 2, self._longest)
