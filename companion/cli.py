@@ -68,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .config_show import config_command
 
             config_command(args.action)
+        elif args.command == "listen":
+            _listen(args)
     except BrokenPipeError:
         # The reader went away (``companion replay x | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -165,8 +167,37 @@ def _parser() -> argparse.ArgumentParser:
     voices.add_argument("--ruleset", default="tournament")
     voices.add_argument("--seats", type=int, default=10)
     _config_parser(sub)
+    _listen_parser(sub)
     _protocol_parsers(sub, common)
     return parser
+
+
+def _listen_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    listen = sub.add_parser(
+        "listen",
+        help="the speech in a recording, and with its journal the flags (docs/listening.md)",
+    )
+    listen.add_argument("audio", help="a 16 kHz 16-bit WAV recording of the table")
+    listen.add_argument("--layout", choices=("single", "channels"), default="single",
+                        help="one microphone, or one per seat (channel n is seat n + 1)")  # fmt: skip
+    listen.add_argument("--journal", help="the game's journal: flags from its phases")
+    listen.add_argument("--detector", choices=("webrtc", "silero", "both"), default="both")
+    listen.add_argument("--json", action="store_true", help="print JSON (the only output so far)")
+
+
+def _listen(args: argparse.Namespace) -> None:
+    import json
+
+    from .ears.review import review
+
+    result = review(
+        Path(args.audio),
+        layout=args.layout,
+        journal=Path(args.journal) if args.journal else None,
+        load_ruleset=load_ruleset,
+        detector=args.detector,
+    )
+    print(json.dumps(result, ensure_ascii=False))
 
 
 def _config_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,0 +1,112 @@
+"""Flags: speech that the state of the game says nobody (or nobody there)
+may utter. Pure functions of the game's state and what was heard; the
+host confirms or dismisses every flag, nothing here gives an offence.
+
+- ``night``: speech at night, flagged at its onset: one word at night can
+  remove a player (the club text), so the host decides at once;
+- ``vote``: speech during a vote;
+- ``between``: speech in the day while no speech turn runs (after a
+  speaker's time, before the host gives the next the floor);
+- ``overrun``: the speaker still talking ``OVERRUN_GRACE_S`` after their
+  time is up (past the 30-s final word the club text makes it a team loss);
+- ``out_of_turn``: with a microphone per seat, speech from a seat whose
+  minute it is not.
+
+One continuous utterance gives one flag, the first rule it breaks.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..core.state import Game
+from ..core.views import phase_name
+from .detect import Segment
+
+#: a speaker finishing a word after the bell is not running over
+OVERRUN_GRACE_S = 0.5
+
+FLAG_KINDS = ("night", "vote", "between", "overrun", "out_of_turn")
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    at: float  # game seconds: when the rule was broken
+    kind: str  # one of FLAG_KINDS
+    seat: int | None  # who, when the layout can tell (or the speaker, for overrun)
+    confidence: float
+    phase: str  # the phase's name as the console shows it
+
+
+def rule_broken(game: Game, seat: int | None) -> tuple[str, int | None] | None:
+    """What speech heard now (from ``seat``, if known) breaks, and whose it
+    is; None when it may be spoken."""
+    if game.phase == "night":
+        return "night", seat
+    if game.phase == "voting":
+        return "vote", seat
+    if game.phase != "speeches":
+        return None  # before the setup, after the end
+    turn = game.turn
+    if turn is None:
+        return "between", seat
+    if seat is not None and seat != turn.seat:
+        return "out_of_turn", seat
+    if game.turn_over:
+        return "overrun", turn.seat
+    return None
+
+
+def flags_for(segments: Sequence[Segment], timeline: Sequence[tuple[float, Game]]) -> list[Flag]:
+    """The flags for a recording's segments, given the game's states in
+    time order (``(at, state after the input at that time)``, as a journal
+    replay gives them; the recording's clock is the game's)."""
+    times = [at for at, _ in timeline]
+    flags = []
+    for segment in segments:
+        flag = _first_broken(segment, timeline, times)
+        if flag is not None:
+            flags.append(flag)
+    return flags
+
+
+def _first_broken(
+    segment: Segment, timeline: Sequence[tuple[float, Game]], times: list[float]
+) -> Flag | None:
+    """The first moment within the segment at which the state then makes
+    its speech a breach: its start, or a later change of state (the
+    speaker's time running out while they talk)."""
+    first = max(0, bisect.bisect_right(times, segment.start) - 1)
+    moments = [(segment.start, first)] + [
+        (times[i], i) for i in range(first + 1, len(times)) if times[i] < segment.end
+    ]
+    for at, index in moments:
+        if index >= len(timeline) or times[index] > at:
+            continue  # no state yet at that moment (before the setup)
+        game = timeline[index][1]
+        broken = rule_broken(game, segment.seat)
+        if broken is None:
+            continue
+        kind, seat = broken
+        if kind == "overrun":
+            at = max(at, _turn_over_since(timeline, times, index)) + OVERRUN_GRACE_S
+            if at >= segment.end:
+                continue  # stopped within the grace
+        return Flag(round(at, 3), kind, seat, segment.confidence, phase_name(game))
+    return None
+
+
+def _turn_over_since(
+    timeline: Sequence[tuple[float, Game]], times: list[float], index: int
+) -> float:
+    """When the running turn's time ran out (the first state of it with
+    ``turn_over``)."""
+    game = timeline[index][1]
+    while index > 0:
+        before = timeline[index - 1][1]
+        if not before.turn_over or before.turn_at != game.turn_at or before.phase != game.phase:
+            break
+        index -= 1
+    return times[index]
