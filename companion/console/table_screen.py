@@ -231,8 +231,9 @@ class TableScreen(Screen[None]):
                 marker = "→ " if i == 0 else "  "
                 offence = offence_name(game, p.offence, self.words)
                 reason = self.words.reason(p.reason)
+                seat = p.seat or "?"  # a microphone's flag that could not tell whose
                 lines.append(
-                    marker + self.words("proposal", seat=p.seat, offence=offence, reason=reason)
+                    marker + self.words("proposal", seat=seat, offence=offence, reason=reason)
                 )
             text = "\n".join(lines)
         widget = self.query_one("#proposals", Static)
@@ -313,7 +314,19 @@ class TableScreen(Screen[None]):
         game = self.game
         if game is not None and game.proposals:
             first = game.proposals[0]
-            self.submit(OffenceGiven(first.seat, first.offence))
+            if first.seat:
+                self.submit(OffenceGiven(first.seat, first.offence))
+                return
+
+            def seat_given(text: str | None) -> None:  # the microphone could not tell whose
+                numbers = self._seats_from(text, 1, 1)
+                if numbers is not None:
+                    self.submit(OffenceGiven(numbers[0], first.offence))
+
+            self._ask(
+                self.words("ask_whose", offence=offence_name(game, first.offence, self.words)),
+                seat_given,
+            )
 
     def action_dismiss_proposal(self) -> None:
         game = self.game

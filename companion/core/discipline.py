@@ -30,8 +30,14 @@ def give(t: Step, number: int, key: str) -> None:
             offence.while_out,
             f"seat {number} is out of the game; offence {offence.id!r} applies to players at the table",
         )
-    # The host's offence settles a matching proposal from the table.
-    t.set(proposals=tuple(p for p in game.proposals if (p.seat, p.offence) != (number, offence.id)))
+    # The host's offence settles a matching proposal from the table; a
+    # microphone's flag that could not tell the seat (0) is settled by it too.
+    left = [p for p in game.proposals if (p.seat, p.offence) != (number, offence.id)]
+    if len(left) == len(game.proposals):
+        unknown = [i for i, p in enumerate(left) if (p.seat, p.offence) == (0, offence.id)]
+        if unknown:
+            del left[unknown[0]]
+    t.set(proposals=tuple(left))
     exempt = seat.role in offence.exempt_roles  # club: the Maniac exception
     t.update_seat(
         number,

@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable
 
 from . import day, discipline, night, outcome, timing, views, voting
-from .effects import Effect, Ignored
+from .effects import Effect, Ignored, TellHost
 from .events import (
     BestMoveMade,
     Event,
@@ -34,6 +34,7 @@ from .events import (
     ProposalDismissed,
     SeatPressed,
     SeatReleased,
+    SpeechFlagged,
     SpeechPassed,
     TeamSurrendered,
     TimeAdjusted,
@@ -240,6 +241,21 @@ def _dismiss(t: Step, event: Event) -> None:
     t.record("proposal_dismissed", seat=gone.seat, offence=gone.offence)
 
 
+def _heard(t: Step, event: Event) -> None:
+    """A microphone's flag: the ruleset's offence for it proposed to the
+    host (who confirms or dismisses; seat 0: the host says whose), or,
+    for a kind the ruleset maps to none, told to the host."""
+    assert isinstance(event, SpeechFlagged)
+    if event.seat:
+        seat_in_range(t.game, event.seat)
+    t.record("speech_flagged", kind=event.kind, seat=event.seat, confidence=event.confidence)
+    offence = dict(t.game.rules.listening).get(event.kind)
+    if offence is None:
+        t.effects.append(TellHost("speech_flagged", (("kind", event.kind), ("seat", event.seat))))
+    else:
+        t.propose(event.seat, offence, f"heard_{event.kind}")
+
+
 def _cancel_offence(t: Step, event: Event) -> None:
     assert isinstance(event, OffenceCancelled)
     discipline.cancel(t, event.seat, event.offence)
@@ -314,4 +330,5 @@ _ANY_PHASE: dict[type, Handler] = {
     OffenceCancelled: _cancel_offence,
     GameStopped: _stop,
     GameSetUp: _setup_again,
+    SpeechFlagged: _heard,
 }

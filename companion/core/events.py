@@ -239,6 +239,32 @@ class Undone:
     """The host took back the last accepted input."""
 
 
+#: What the microphone can flag (companion/ears/flags.py): speech at night,
+#: in a vote, between speeches, a speaker past their time (the last word
+#: apart: the club text makes it a team loss), another seat's speech in a
+#: speaker's minute.
+FLAG_KINDS = ("night", "vote", "between", "overrun", "last_word_overrun", "out_of_turn")
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechFlagged:
+    """The microphone heard speech that the state forbids. ``seat``: whose,
+    when the microphones could tell (0: not known: the host says whom,
+    if anyone, when confirming); ``confidence``: the detector's, 0..1."""
+
+    kind: str
+    seat: int = 0
+    confidence: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in FLAG_KINDS:
+            raise BadEvent(f"kind must be one of {', '.join(FLAG_KINDS)}, got {self.kind!r}")
+        if self.seat != 0:
+            _seat_number(self.seat, "seat")
+        if not isinstance(self.confidence, int | float) or not 0 <= self.confidence <= 1:
+            raise BadEvent(f"confidence must be 0 to 1, got {self.confidence!r}")
+
+
 Event = (
     GameSetUp
     | HostAdvanced
@@ -258,4 +284,5 @@ Event = (
     | TimersResumed
     | TimeAdjusted
     | Undone
+    | SpeechFlagged
 )

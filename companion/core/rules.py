@@ -192,6 +192,9 @@ class Ruleset:
     draw_when_empty: bool = True  # tournament 5.6
     draw_clause: str | None = None
     best_move: bool = True  # the first night's victim names three suspects
+    #: microphone flag kind -> the offence it proposes (``[listening]``);
+    #: a kind left out is told to the host, not proposed
+    listening: tuple[tuple[str, str], ...] = ()
 
     # Lookups. Small tuples: a linear scan is faster than building dicts.
     def team(self, team_id: str) -> Team:

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import MISSING, fields
 from typing import cast, get_args
 
+from .events import FLAG_KINDS
 from .rules import (
     Bites,
     Cost,
@@ -72,7 +73,9 @@ MAX_NIGHTS = 100
 MAX_LADDER = 20
 MAX_RATING_PENALTY = 1000
 _TOP = ("name", "title", "source", "seats", "best_move", "draw_when_empty", "draw_clause")
-_PARTS = ("timings", "voting", "ladder", "teams", "roles", "deals", "night0", "night")
+_PARTS = (
+    "timings", "voting", "ladder", "teams", "roles", "deals", "night0", "night", "listening",
+)  # fmt: skip
 _RELEASE = ("offence", "withdraw")
 
 
@@ -148,6 +151,7 @@ class _Parser:
             draw_when_empty=root.bool_("draw_when_empty", True),
             draw_clause=root.opt_str("draw_clause"),
             best_move=root.bool_("best_move", True),
+            listening=self.parse_listening(),
         )
 
     def parse_timings(self) -> Timings:
@@ -336,6 +340,19 @@ class _Parser:
             ),
             removed_nominee_stays=t.bool_("removed_nominee_stays", default.removed_nominee_stays),
         )
+
+    def parse_listening(self) -> tuple[tuple[str, str], ...]:
+        t = self.root.table("listening", FLAG_KINDS, required=False)
+        if t is None:
+            return ()
+        ids = [offence.id for offence in self.offences]
+        pairs = []
+        for kind in FLAG_KINDS:
+            value = t.opt_str(kind)
+            if value is not None:
+                t.ref(kind, "offence", value, ids)
+                pairs.append((kind, value))
+        return tuple(pairs)
 
     def parse_miss(self, t: TomlTable) -> MissRule:
         alive = t.int_("alive", minimum=1, maximum=self.max_seats)

@@ -8,7 +8,8 @@ host confirms or dismisses every flag, nothing here gives an offence.
 - ``between``: speech in the day while no speech turn runs (after a
   speaker's time, before the host gives the next the floor);
 - ``overrun``: the speaker still talking ``OVERRUN_GRACE_S`` after their
-  time is up (past the 30-s final word the club text makes it a team loss);
+  time is up; ``last_word_overrun`` when it was a last word (past the
+  30-s final word the club text makes it a team loss);
 - ``out_of_turn``: with a microphone per seat, speech from a seat whose
   minute it is not.
 
@@ -21,6 +22,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..core.events import FLAG_KINDS
 from ..core.state import Game
 from ..core.views import phase_name
 from .detect import Segment
@@ -28,7 +30,7 @@ from .detect import Segment
 #: a speaker finishing a word after the bell is not running over
 OVERRUN_GRACE_S = 0.5
 
-FLAG_KINDS = ("night", "vote", "between", "overrun", "out_of_turn")
+__all__ = ["FLAG_KINDS", "Flag", "flags_for", "rule_broken"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +57,7 @@ def rule_broken(game: Game, seat: int | None) -> tuple[str, int | None] | None:
     if seat is not None and seat != turn.seat:
         return "out_of_turn", seat
     if game.turn_over:
-        return "overrun", turn.seat
+        return ("last_word_overrun" if turn.kind == "last_word" else "overrun"), turn.seat
     return None
 
 
@@ -90,7 +92,7 @@ def _first_broken(
         if broken is None:
             continue
         kind, seat = broken
-        if kind == "overrun":
+        if kind in ("overrun", "last_word_overrun"):
             at = max(at, _turn_over_since(timeline, times, index)) + OVERRUN_GRACE_S
             if at >= segment.end:
                 continue  # stopped within the grace

@@ -8,16 +8,19 @@ import sys
 from typing import TextIO
 
 from ..core.effects import Effect, Ignored, ProposeOffence, TellHost
+from .report import FLAG_WORDS
 
 _RU = {
     "role": "Место {seat}: роль {role}",
     "check": "Проверка: игрок {seat} → игрок {target}: {answer}",
     "best_move": "Лучший ход игрока {seat}: чёрных {black}",
+    "speech_flagged": "Микрофон: {kind} (место {seat}); правила не называют нарушения",
 }
 _EN = {
     "role": "Seat {seat}: role {role}",
     "check": "Check: seat {seat} → seat {target}: {answer}",
     "best_move": "Best move of seat {seat}: {black} black",
+    "speech_flagged": "Microphone: {kind} (seat {seat}); the rules name no offence",
 }
 
 
@@ -39,6 +42,9 @@ class HostLog:
         if isinstance(effect, TellHost):
             template = self.words.get(effect.what)
             args = dict(effect.args)
+            if effect.what == "speech_flagged":
+                args["kind"] = FLAG_WORDS[self.lang].get(str(args["kind"]), args["kind"])
+                args["seat"] = args["seat"] or "?"
             return template.format(**args) if template else f"{effect.what} {args}"
         if isinstance(effect, ProposeOffence):
             if self.lang == "ru":

@@ -93,6 +93,7 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "offence": "Игрок {seat}: {offence} (п. {clause})",
         "ladder": "Игрок {seat}: {at}-я ступень дисциплины (п. {clause})",
         "proposal_dismissed": "Предложение снято: игрок {seat}, {offence}",
+        "speech_flagged": "Микрофон: {kind} (место {seat}, уверенность {confidence})",
         "night_choice": "{step}: игрок {seat} → игрок {target}",
         "check": "Проверка: игрок {seat} проверил игрока {target}: {answer}",
         "miss": "Промах",
@@ -137,6 +138,7 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "offence": "Seat {seat}: {offence} (clause {clause})",
         "ladder": "Seat {seat}: discipline step {at} (clause {clause})",
         "proposal_dismissed": "Proposal dismissed: seat {seat}, {offence}",
+        "speech_flagged": "Microphone: {kind} (seat {seat}, confidence {confidence})",
         "night_choice": "{step}: seat {seat} → seat {target}",
         "check": "Check: seat {seat} checked seat {target}: {answer}",
         "miss": "Miss",
@@ -162,6 +164,27 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "day_prefix": "day",
         "nobody": "nobody",
         "ignored": "Inputs that changed nothing: {count} (script lines: {lines})",
+    },
+}
+
+
+#: the microphone's flag kinds (core.events.FLAG_KINDS) in words
+FLAG_WORDS: dict[str, dict[str, str]] = {
+    "ru": {
+        "night": "речь ночью",
+        "vote": "речь во время голосования",
+        "between": "речь между речами",
+        "overrun": "речь после конца минуты",
+        "last_word_overrun": "речь после конца последнего слова",
+        "out_of_turn": "речь не в свою минуту",
+    },
+    "en": {
+        "night": "speech at night",
+        "vote": "speech during a vote",
+        "between": "speech between speeches",
+        "overrun": "speech after the minute ended",
+        "last_word_overrun": "speech after the last word ended",
+        "out_of_turn": "speech in another's minute",
     },
 }
 
@@ -196,6 +219,9 @@ def protocol(game: Game, lang: str = "ru", ignored: Sequence[int] = ()) -> list[
             data["step"] = step_names.get(str(data["step"]), data["step"])
         elif record.kind == "surrender":
             data["team"] = team_names.get(str(data["team"]), data["team"])
+        elif record.kind == "speech_flagged":
+            data["kind"] = FLAG_WORDS[lang].get(str(data["kind"]), data["kind"])
+            data["seat"] = data["seat"] or "?"
         elif record.kind in ("offence", "offence_cancelled"):
             data["offence"] = _offence_text(game, str(data["offence"]), lang)
         kind = record.kind

@@ -33,6 +33,7 @@ from ..core.events import (
     ProposalDismissed,
     SeatPressed,
     SeatReleased,
+    SpeechFlagged,
     SpeechPassed,
     TeamSurrendered,
     TimeAdjusted,
@@ -80,6 +81,7 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "cancel_offence": (("seat", "offence"), ()),
     "stop": (("reason",), ()),
     "dismiss": (("index",), ()),
+    "heard": (("kind",), ("seat", "confidence")),
     "choice": (("seat", "target"), ()),
     **{name: (("seat", "target"), ()) for name in _NIGHT_ACTIONS},
     "best_move": (("seat", "suspects"), ()),
@@ -250,6 +252,13 @@ def _remaining(obj: dict[str, Any]) -> tuple[tuple[str, float], ...]:
     return tuple(pairs)
 
 
+def _confidence(obj: dict[str, Any]) -> float:
+    value = obj.get("confidence", 0.0)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise BadEvent(f"'confidence' must be a number from 0 to 1, got {shown(value)}")
+    return float(value)
+
+
 def _night_choice(action: str | None) -> Callable[[dict[str, Any]], Event]:
     return lambda obj: NightChoiceMade(seat(obj, "seat"), seat(obj, "target"), action)
 
@@ -265,6 +274,11 @@ _BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
     "nominate": lambda obj: Nominated(seat(obj, "by"), seat(obj, "target")),
     "offence": lambda obj: OffenceGiven(seat(obj, "seat"), text(obj, "offence")),
     "dismiss": lambda obj: ProposalDismissed(number(obj, "index", 0, MAX_INDEX)),
+    "heard": lambda obj: SpeechFlagged(
+        text(obj, "kind"),
+        number(obj, "seat", 0, MAX_SEAT) if "seat" in obj else 0,
+        _confidence(obj),
+    ),
     "best_move": lambda obj: BestMoveMade(seat(obj, "seat"), _seats(obj, "suspects")),
     "surrender": lambda obj: TeamSurrendered(text(obj, "team")),
     "cancel_offence": lambda obj: OffenceCancelled(seat(obj, "seat"), text(obj, "offence")),
@@ -325,6 +339,7 @@ _FIELDS_OF: dict[type, tuple[str, tuple[str, ...]]] = {
     Nominated: ("nominate", ("by", "target")),
     OffenceGiven: ("offence", ("seat", "offence")),
     ProposalDismissed: ("dismiss", ("index",)),
+    SpeechFlagged: ("heard", ("kind", "seat", "confidence")),
     BestMoveMade: ("best_move", ("seat", "suspects")),
     TeamSurrendered: ("surrender", ("team",)),
     OffenceCancelled: ("cancel_offence", ("seat", "offence")),
