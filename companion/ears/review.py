@@ -17,7 +17,7 @@ import numpy as np
 from ..core.rules import Ruleset
 from ..core.state import Game
 from .capture import RATE, Samples, read_wav
-from .detect import CHUNK, DetectorName, Segment, Segmenter, chunks, judge
+from .detect import CHUNK, DetectorName, Segment, segments
 from .flags import flags_for
 
 Layout = Literal["single", "channels"]
@@ -87,16 +87,7 @@ def _channels(samples: Samples, detector: DetectorName) -> list[Segment]:
 
 
 def _segments(mono: Samples, detector: DetectorName, seat: int | None) -> list[Segment]:
-    judging, segmenter = judge(detector), Segmenter()
-    found = []
-    for at, chunk in chunks(mono):
-        segment = segmenter.feed(at, judging(chunk))
-        if segment is not None:
-            found.append(segment)
-    last = segmenter.flush()
-    if last is not None:
-        found.append(last)
-    return [Segment(s.start, s.end, s.confidence, seat) for s in found]
+    return [Segment(s.start, s.end, s.confidence, seat) for s in segments(mono, detector)]
 
 
 def game_timeline(
