@@ -101,9 +101,12 @@ def main() -> None:
                 decided = [
                     o for o in heard.onsets if utterance.start_s <= o <= utterance.end_s + 0.5
                 ]
+                # An utterance that began while a segment was already open (a
+                # noise heard as speech just before) has no onset of its own.
+                open_before = any(s < utterance.start_s < e for s, e in heard.segments)
                 if utterance.kind in ("normal", "loud"):
                     hit, missed = hit + found, missed + (not found)
-                    if decided:
+                    if decided and not open_before:
                         latencies.append(decided[0] - utterance.start_s)
                 else:
                     hit_soft, missed_soft = hit_soft + found, missed_soft + (not found)
