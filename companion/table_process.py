@@ -76,7 +76,7 @@ class TableReady:
     start_at: float
     speed: float
     sound: bool
-    real_seats: bool
+    simulated_seats: bool  # the console's keys press them (False: real buttons, or none)
     warnings: tuple[str, ...]
 
 
@@ -180,7 +180,7 @@ class TableProcess:
         self._send_lock = threading.Lock()
         self._answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._closing = False
-        self.simulated_seats = None if ready.real_seats else SeatKeys(self._send)
+        self.simulated_seats = SeatKeys(self._tell) if ready.simulated_seats else None
         self._reader = threading.Thread(target=self._read, name="table news", daemon=True)
         self._reader.start()
 
@@ -193,7 +193,7 @@ class TableProcess:
         return self.clock.now()
 
     def submit(self, event: Event) -> None:
-        self._send(("submit", event))
+        self._tell(("submit", event))
 
     def pump(self) -> None:
         """Nothing to do: the table's own loop takes what is sent."""
@@ -218,6 +218,14 @@ class TableProcess:
         self._reader.join(CLOSE_TIMEOUT_S)
 
     # --- the pipes ------------------------------------------------------------------
+    def _tell(self, message: tuple[Any, ...]) -> None:
+        """Send an input; a table that has just died is not the key's
+        caller's problem: ``on_lost`` resumes it (the input was never taken)."""
+        try:
+            self._send(message)
+        except TableFailed as error:
+            log.warning("an input for a table that is gone: %s", error)
+
     def _unpack(self, sent: tuple[Any, ...]) -> Any:
         from .assembly import Update
 
@@ -300,7 +308,7 @@ def serve(orders: Connection, news: Connection, log_file: Path | None, voice: An
         start_at=clock.start_at,
         speed=clock.speed,
         sound=table.voice.sound,
-        real_seats=table.seats is not None and table.simulated_seats is None,
+        simulated_seats=table.simulated_seats is not None,
         warnings=tuple(warnings),
     )))  # fmt: skip
     sender.start()

@@ -119,6 +119,7 @@ def test_a_killed_table_is_reported_and_resumes_from_its_journal(tmp_path: Path)
     before = heard.game()
     table.crash()
     heard.wait(lambda: bool(heard.lost))
+    table.submit(HostAdvanced())  # a key pressed before the console resumed: no exception
     table.close()
     assert "exit code" in heard.lost[0]
     again = Heard()
