@@ -33,7 +33,6 @@ from .runner.session import GameSession
 from .seats.bridge import SeatsBridge
 from .seats.fake import FakeSeats
 from .seats.port import Seats
-from .voice.announcer import Announcer
 from .voice.playback import Started
 from .voice.settings import VoiceSettings, open_announcer
 from .voice.speaker import Speaker
@@ -134,8 +133,8 @@ class LiveTable:
             HostLog(self.outputs.host_log, lang=lang) if self.outputs.host_log is not None else None
         )
         wall_time = getattr(self.clock, "wall_time", None)
-        self.voice = _voice(
-            spec.voice, rules, seat_count, self.outputs.captions, speaker, wall_time
+        self.voice = open_announcer(
+            spec.voice, rules, seat_count, self.outputs.captions, wall_time, speaker
         )
         self.loop = LiveLoop(
             self.clock,
@@ -277,36 +276,6 @@ class LiveTable:
             self._on_update(update)
         except Exception:  # the console's trouble never stops the game
             log.exception("the console could not be told of an update")
-
-
-def _voice(
-    settings: VoiceSettings,
-    rules: Ruleset,
-    seat_count: int,
-    captions: TextIO | None,
-    speaker: Speaker | None,
-    wall_time: Callable[[float], float] | None,
-) -> Announcer:
-    if speaker is None:
-        return open_announcer(settings, rules, seat_count, captions, wall_time)
-    from .voice.pack import VoicePack
-    from .voice.phrases import Catalogue
-    from .voice.speaker import CaptionSpeaker
-    from .voice.tts import WavCache
-
-    sound = not isinstance(speaker, CaptionSpeaker)
-    voice = Announcer(
-        Catalogue.load(settings.lang),
-        rules,
-        speaker,
-        WavCache(),
-        settings.tts,
-        VoicePack(settings.pack) if settings.pack else None,
-        sound=sound,
-        wall_time=wall_time,
-    )
-    voice.prepare(seat_count)
-    return voice
 
 
 def _open_seats(spec: TableSpec, count: int, clock: Clock) -> Seats | None:

@@ -72,7 +72,7 @@ class VoiceConfig:
     pack: Path | None = None
     device: str | None = None  # a PortAudio device index or part of its name
     captions_only: bool = False
-    latency: str = "normal"  # the sound device's buffer: "normal" (~0.1 s) or "low" (~12 ms)
+    latency: str = "normal"  # the sound device's buffer: "normal" (~0.1 s) or "low" (~23 ms)
 
 
 @dataclass(frozen=True, slots=True)

@@ -327,9 +327,10 @@ def _open_early(voice: Any) -> Any:
     no settings given; a device that fails is the table's to report)."""
     if voice is None or voice.captions_only:
         return None
-    from .voice.speaker import CaptionSpeaker, open_speaker
+    from .voice.settings import speaker_for
+    from .voice.speaker import CaptionSpeaker
 
-    speaker = open_speaker(voice.device, None, latency="low" if voice.latency == "low" else None)
+    speaker = speaker_for(voice, None)
     if isinstance(speaker, CaptionSpeaker):
         return None  # no sound card: the table finds the same and says so
     return speaker

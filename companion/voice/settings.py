@@ -25,12 +25,22 @@ class VoiceSettings:
     device: str | None = None
     captions_only: bool = False
     #: the sound device's buffer: "normal" (OUTPUT_LATENCY, ~0.1 s: no
-    #: underruns on a busy machine) or "low" (~12 ms: a button's cue sooner)
+    #: underruns on a busy machine) or "low" (~23 ms: a button's cue sooner)
     latency: str = "normal"
 
     @property
     def tts(self) -> TtsVoice:
         return TtsVoice(self.voice or self.lang, self.rate)
+
+
+def speaker_for(settings: VoiceSettings, captions: TextIO | None) -> Speaker:
+    """The sound device the settings name (captions when they say so, or
+    when no device works)."""
+    if settings.captions_only:
+        return CaptionSpeaker(captions)
+    return open_speaker(
+        settings.device, captions, latency="low" if settings.latency == "low" else None
+    )
 
 
 def open_announcer(
@@ -39,18 +49,16 @@ def open_announcer(
     seats: int,
     captions: TextIO | None,
     wall_time: Callable[[float], float] | None = None,
+    speaker: Speaker | None = None,
 ) -> Announcer:
     """The voice for a game: every phrase it can need rendered and in memory.
     ``captions``: where cues are printed when there is no sound (the table's
     stream: nothing only the host may know is ever written to it).
-    ``wall_time``: the game clock's time on the speaker's (``GameClock.wall_time``)."""
-    speaker: Speaker = (
-        CaptionSpeaker(captions)
-        if settings.captions_only
-        else open_speaker(
-            settings.device, captions, latency="low" if settings.latency == "low" else None
-        )
-    )
+    ``wall_time``: the game clock's time on the speaker's (``GameClock.wall_time``).
+    ``speaker``: one already open (a test's, or one opened ahead of the game);
+    default: ``speaker_for(settings, captions)``."""
+    if speaker is None:
+        speaker = speaker_for(settings, captions)
     pack = VoicePack(settings.pack) if settings.pack else None
     sound = not isinstance(speaker, CaptionSpeaker)  # captions alone render nothing
     voice = Announcer(
