@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..protocol.report import FLAG_WORDS
+
 RU: dict[str, str] = {
     "title": "Компаньон ведущего",
     "setup_title": "Новая игра",
@@ -111,12 +113,7 @@ RU: dict[str, str] = {
     "reason.voted for themself": "голос за себя",
     "reason.hand lifted before «Спасибо»": "рука поднята до «Спасибо»",
     "reason.hand lifted before «Принято»": "рука поднята до «Принято»",
-    "reason.heard_night": "микрофон: речь ночью",
-    "reason.heard_vote": "микрофон: речь во время голосования",
-    "reason.heard_between": "микрофон: речь между речами",
-    "reason.heard_overrun": "микрофон: речь после конца минуты",
-    "reason.heard_last_word_overrun": "микрофон: речь после конца последнего слова",
-    "reason.heard_out_of_turn": "микрофон: речь не в свою минуту",
+    "heard": "микрофон: {kind}",
     "ask_whose": "Чьё нарушение «{offence}»: номер игрока (Esc — не давать)",
     "proposed": "Предложено: игрок {seat}, {offence} — {reason}",
 }
@@ -189,13 +186,8 @@ EN: dict[str, str] = {
     "table_lost": "The table restarted from its journal: {reason}",
     "ask_nominate": "Nominate: a seat (the speaker nominates) or «by target»",
     "ask_offence_seat": "Offence: the seat number",
+    "heard": "microphone: {kind}",
     "ask_whose": "Whose offence «{offence}»: the seat number (Esc: none)",
-    "reason.heard_night": "microphone: speech at night",
-    "reason.heard_vote": "microphone: speech during a vote",
-    "reason.heard_between": "microphone: speech between speeches",
-    "reason.heard_overrun": "microphone: speech after the minute ended",
-    "reason.heard_last_word_overrun": "microphone: speech after the last word ended",
-    "reason.heard_out_of_turn": "microphone: speech in another's minute",
     "ask_offence": "Offence of seat {seat}: type to search, Enter to choose",
     "ask_cancel_seat": "Cancel an offence: the seat number",
     "ask_cancel": "Which offence of seat {seat} to cancel",
@@ -246,5 +238,8 @@ class Words:
         return template.format(**args) if args else template
 
     def reason(self, text: str) -> str:
-        """A proposal's reason as the core gives it (English), in the host's language."""
+        """A proposal's reason as the core gives it (English), in the host's
+        language; a microphone's (``heard_<kind>``) in the protocol's words."""
+        if text.startswith("heard_"):
+            return self("heard", kind=FLAG_WORDS[self.lang].get(text[6:], text[6:]))
         return self._table.get("reason." + text, text)

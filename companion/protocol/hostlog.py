@@ -8,7 +8,7 @@ import sys
 from typing import TextIO
 
 from ..core.effects import Effect, Ignored, ProposeOffence, TellHost
-from .report import FLAG_WORDS
+from .report import flag_fields
 
 _RU = {
     "role": "Место {seat}: роль {role}",
@@ -43,8 +43,7 @@ class HostLog:
             template = self.words.get(effect.what)
             args = dict(effect.args)
             if effect.what == "speech_flagged":
-                args["kind"] = FLAG_WORDS[self.lang].get(str(args["kind"]), args["kind"])
-                args["seat"] = args["seat"] or "?"
+                args["kind"], args["seat"] = flag_fields(args["kind"], args["seat"], self.lang)
             return template.format(**args) if template else f"{effect.what} {args}"
         if isinstance(effect, ProposeOffence):
             if self.lang == "ru":

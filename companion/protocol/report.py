@@ -189,6 +189,11 @@ FLAG_WORDS: dict[str, dict[str, str]] = {
 }
 
 
+def flag_fields(kind: object, seat: object, lang: str) -> tuple[str, str]:
+    """A flag's kind in words and its seat (``?``: not known), for a line."""
+    return FLAG_WORDS[lang].get(str(kind), str(kind)), str(seat or "?")
+
+
 def protocol(game: Game, lang: str = "ru", ignored: Sequence[int] = ()) -> list[str]:
     """The protocol as text lines, in Russian (default) or English. With
     ``ignored`` (as for ``summary``) a last line lists those script lines."""
@@ -220,8 +225,7 @@ def protocol(game: Game, lang: str = "ru", ignored: Sequence[int] = ()) -> list[
         elif record.kind == "surrender":
             data["team"] = team_names.get(str(data["team"]), data["team"])
         elif record.kind == "speech_flagged":
-            data["kind"] = FLAG_WORDS[lang].get(str(data["kind"]), data["kind"])
-            data["seat"] = data["seat"] or "?"
+            data["kind"], data["seat"] = flag_fields(data["kind"], data["seat"], lang)
         elif record.kind in ("offence", "offence_cancelled"):
             data["offence"] = _offence_text(game, str(data["offence"]), lang)
         kind = record.kind
