@@ -175,7 +175,7 @@ class TableProcess:
         self.warnings = ready.warnings
         self.clock = GameClock.following(ready.clock_origin, ready.start_at, ready.speed)
         self._states = StateReceiver()
-        self._latest = self._unpack(ready.update)
+        self._latest = self._states.unpack_update(ready.update)
         self._on_update, self._on_refused, self._on_lost = on_update, on_refused, on_lost
         self._send_lock = threading.Lock()
         self._answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -226,12 +226,6 @@ class TableProcess:
         except TableFailed as error:
             log.warning("an input for a table that is gone: %s", error)
 
-    def _unpack(self, sent: tuple[Any, ...]) -> Any:
-        from .assembly import Update
-
-        at, wire, deadlines, effects = sent
-        return Update(at, self._states.unpack(wire), deadlines, effects)
-
     def _send(self, message: tuple[Any, ...]) -> None:
         with self._send_lock:
             try:
@@ -247,7 +241,7 @@ class TableProcess:
             except (EOFError, OSError):
                 break
             if kind == "update":
-                self._latest = self._unpack(body)
+                self._latest = self._states.unpack_update(body)
                 self._on_update(self._latest)
             elif kind == "refused":
                 self._on_refused(*body)
@@ -398,10 +392,9 @@ def _send_news(news: Connection, outbox: queue.SimpleQueue[tuple[str, Any] | Non
     while (item := outbox.get()) is not None:
         kind, body = item
         if kind == "update":
-            body = (body.at, states.pack(body.game), body.deadlines, body.effects)
+            body = states.pack_update(body)
         elif kind == "ready":
-            first = body.update
-            body = replace(body, update=(first.at, states.pack(first.game), first.deadlines, ()))
+            body = replace(body, update=states.pack_update(body.update))
         try:
             news.send((kind, body))
         except (OSError, ValueError):

@@ -13,6 +13,7 @@ undo: how many of those it has to keep).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .core.state import Game, Record
 
@@ -50,6 +51,10 @@ class StateSender:
         records = tuple((r.day, r.kind, r.data) for r in fresh)
         return WireGame(replace(game, log=None, prev=None), keep, records)
 
+    def pack_update(self, update: Any) -> tuple[Any, ...]:
+        """An ``assembly.Update`` for the pipe: its state packed."""
+        return (update.at, self.pack(update.game), update.deadlines, update.effects)
+
 
 class StateReceiver:
     """The console's side: rebuilds each state's records."""
@@ -64,3 +69,10 @@ class StateReceiver:
         for day, kind, data in wire.records:
             self._chain.append(Record(day, kind, data, self._chain[-1] if self._chain else None))
         return replace(wire.bare, log=self._chain[-1] if self._chain else None)
+
+    def unpack_update(self, sent: tuple[Any, ...]) -> Any:
+        """``StateSender.pack_update``'s tuple as an ``assembly.Update`` again."""
+        from .assembly import Update
+
+        at, wire, deadlines, effects = sent
+        return Update(at, self.unpack(wire), deadlines, effects)
