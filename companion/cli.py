@@ -177,7 +177,7 @@ def _listen_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "listen",
         help="the speech in a recording, and with its journal the flags (docs/listening.md)",
     )
-    listen.add_argument("audio", help="a 16 kHz 16-bit WAV recording of the table")
+    listen.add_argument("audio", help="a 16 kHz WAV recording of the table")
     listen.add_argument("--layout", choices=("single", "channels"), default="single",
                         help="one microphone, or one per seat (channel n is seat n + 1)")  # fmt: skip
     listen.add_argument("--journal", help="the game's journal: flags from its phases")

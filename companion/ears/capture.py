@@ -18,7 +18,6 @@ import logging
 import queue
 import threading
 import time
-import wave
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -171,18 +170,18 @@ class WavListener:
 
 
 def read_wav(path: Path) -> tuple[Samples, int]:
-    """A 16-bit PCM WAV as float32 (frames, channels) and its rate; one
-    clear error naming the file otherwise."""
+    """A WAV file (the voice's reader: PCM or float, any rate and channels)
+    as float32 (frames, channels) and its rate; ``OSError`` naming the file
+    when it is not one."""
+    from ..voice.audio import BadAudio
+    from ..voice.audio import read_wav as read_clip
+
     try:
-        with wave.open(str(path), "rb") as wav:
-            if wav.getsampwidth() != 2:
-                raise OSError(f"{path}: want 16-bit PCM, got {8 * wav.getsampwidth()}-bit")
-            frames = wav.readframes(wav.getnframes())
-            channels, rate = wav.getnchannels(), wav.getframerate()
-    except (wave.Error, EOFError) as error:
-        raise OSError(f"{path}: not a WAV file ({error})") from None
-    pcm = np.frombuffer(frames, dtype="<i2").reshape(-1, channels)
-    return (pcm.astype(np.float32) / 32768.0), rate
+        clip = read_clip(path)
+    except BadAudio as error:
+        raise OSError(str(error)) from None
+    pcm = clip.samples.reshape(-1, clip.format.channels)
+    return (pcm.astype(np.float32) / 32768.0), clip.format.rate
 
 
 class RetryingListener:
