@@ -1,8 +1,10 @@
-"""The command line: ``companion [replay|resume|rulesets|say|voices|selftest|config] ...``.
+"""The command line: ``companion [console|demo|replay|resume|rulesets|say|voices|
+selftest|config|protocol|verify-deal|listen] ...``.
 
-Until the host console exists, ``companion`` alone replays the demo game
-and prints its protocol. Every error is one line on standard error
-(``companion: ...``) and exit status 2.
+``companion`` alone opens the host's console. The commands over a past
+game (its protocol, its deal, a recording of it) are in ``cli_offline``.
+Every error is one line on standard error (``companion: ...``) and exit
+status 2.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .core.rules import Ruleset
+from .cli_offline import listen_command, listen_parser, protocol_command, protocol_parsers
 from .protocol import report
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
 from .runner.journal import Journal, JournalError
@@ -32,8 +34,6 @@ if TYPE_CHECKING:  # the voice stack (numpy, sounddevice) is loaded only by the 
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "examples" / "demo.jsonl"
-#: ``verify-deal`` of a game whose roles were given, not dealt (0 fair, 1 not fair, 2 error)
-NO_DEAL_EXIT = 3
 
 #: options that only mean something with --realtime (a plain replay is silent)
 _LIVE_ONLY = ("voice", "rate", "pack", "device", "captions", "captions_to", "host_log", "speed")
@@ -63,13 +63,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name in available_rulesets():
                 print(name)
         elif args.command in ("protocol", "verify-deal"):
-            return _protocol_command(args)
+            return protocol_command(args)
         elif args.command == "config":
             from .config_show import config_command
 
             config_command(args.action)
         elif args.command == "listen":
-            _listen(args)
+            listen_command(args)
     except BrokenPipeError:
         # The reader went away (``companion replay x | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -167,37 +167,9 @@ def _parser() -> argparse.ArgumentParser:
     voices.add_argument("--ruleset", default="tournament")
     voices.add_argument("--seats", type=int, default=10)
     _config_parser(sub)
-    _listen_parser(sub)
-    _protocol_parsers(sub, common)
+    listen_parser(sub)
+    protocol_parsers(sub, common)
     return parser
-
-
-def _listen_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    listen = sub.add_parser(
-        "listen",
-        help="the speech in a recording, and with its journal the flags (docs/listening.md)",
-    )
-    listen.add_argument("audio", help="a 16 kHz WAV recording of the table")
-    listen.add_argument("--layout", choices=("single", "channels"), default="single",
-                        help="one microphone, or one per seat (channel n is seat n + 1)")  # fmt: skip
-    listen.add_argument("--journal", help="the game's journal: flags from its phases")
-    listen.add_argument("--detector", choices=("webrtc", "silero", "both"), default="both")
-    listen.add_argument("--json", action="store_true", help="print JSON (the only output so far)")
-
-
-def _listen(args: argparse.Namespace) -> None:
-    import json
-
-    from .ears.review import review
-
-    result = review(
-        Path(args.audio),
-        layout=args.layout,
-        journal=Path(args.journal) if args.journal else None,
-        load_ruleset=load_ruleset,
-        detector=args.detector,
-    )
-    print(json.dumps(result, ensure_ascii=False))
 
 
 def _config_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -429,63 +401,6 @@ def _print(
     else:
         text = "\n".join(report.protocol(game, lang, ignored=table.ignored))
     print(text, file=out, flush=True)
-
-
-# --- protocols and the deal (docs/protocol.md) ---------------------------------------
-
-
-def _protocol_parsers(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
-    made = sub.add_parser(
-        "protocol", parents=[common], help="the protocol of a past game, from its journal"
-    )
-    made.add_argument("journal")
-    made.add_argument("--format", choices=("json", "csv", "html"), default="html")
-    made.add_argument(
-        "-o", "--output", metavar="FILE", help="write here (default: standard output)"
-    )
-    verify = sub.add_parser(
-        "verify-deal", parents=[common], help="check a protocol's deal against its seed's hash"
-    )
-    verify.add_argument("protocol", help="a protocol in JSON (companion protocol --format json)")
-    verify.add_argument(
-        "--shown", metavar="HEX", help="the hash as shown before the deal (16 or more hex digits)"
-    )
-
-
-def _protocol_command(args: argparse.Namespace) -> int:
-    from .protocol import archive, formats
-
-    if args.command == "verify-deal":
-        path = Path(args.protocol)
-        try:
-            verdict = formats.verify_file(path, _ruleset_or_none, args.shown)
-        except formats.ProtocolFileError as error:
-            raise CliError(str(error)) from None
-        if not verdict.checked:  # neither fair nor unfair: nothing was dealt
-            print(f"{path}: no deal to check: {verdict.why}")
-            return NO_DEAL_EXIT
-        word = "fair" if verdict.fair else "NOT fair"
-        print(f"{path}: the deal is {word}: {verdict.why}")
-        return 0 if verdict.fair else 1
-    try:
-        protocol, warnings = archive.from_journal(Path(args.journal), load_ruleset, args.lang)
-    except archive.NoGame as error:
-        raise CliError(str(error)) from None
-    for warning in warnings:
-        print(f"companion: {warning}", file=sys.stderr)
-    text = formats.render(protocol, args.format)
-    if args.output in (None, "-"):
-        sys.stdout.write(text)
-    else:
-        Path(args.output).write_text(text, encoding="utf-8", newline="")
-    return 0
-
-
-def _ruleset_or_none(name: str) -> Ruleset | None:
-    try:
-        return load_ruleset(name)
-    except (RulesetError, OSError):
-        return None
 
 
 # --- the voice ------------------------------------------------------------------

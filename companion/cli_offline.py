@@ -1,0 +1,95 @@
+"""The commands over a past game: ``protocol`` and ``verify-deal``
+(docs/protocol.md) and ``listen`` (docs/listening.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .core.rules import Ruleset
+from .rulesets import RulesetError, load_ruleset
+
+#: ``verify-deal`` of a game whose roles were given, not dealt (0 fair, 1 not fair, 2 error)
+NO_DEAL_EXIT = 3
+
+
+def protocol_parsers(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:  # type: ignore[type-arg]
+    made = sub.add_parser(
+        "protocol", parents=[common], help="the protocol of a past game, from its journal"
+    )
+    made.add_argument("journal")
+    made.add_argument("--format", choices=("json", "csv", "html"), default="html")
+    made.add_argument(
+        "-o", "--output", metavar="FILE", help="write here (default: standard output)"
+    )
+    verify = sub.add_parser(
+        "verify-deal", parents=[common], help="check a protocol's deal against its seed's hash"
+    )
+    verify.add_argument("protocol", help="a protocol in JSON (companion protocol --format json)")
+    verify.add_argument(
+        "--shown", metavar="HEX", help="the hash as shown before the deal (16 or more hex digits)"
+    )
+
+
+def protocol_command(args: argparse.Namespace) -> int:
+    from .protocol import archive, formats
+
+    if args.command == "verify-deal":
+        path = Path(args.protocol)
+        try:
+            verdict = formats.verify_file(path, _ruleset_or_none, args.shown)
+        except formats.ProtocolFileError as error:
+            raise ValueError(str(error)) from None  # one line, as every error
+        if not verdict.checked:  # neither fair nor unfair: nothing was dealt
+            print(f"{path}: no deal to check: {verdict.why}")
+            return NO_DEAL_EXIT
+        word = "fair" if verdict.fair else "NOT fair"
+        print(f"{path}: the deal is {word}: {verdict.why}")
+        return 0 if verdict.fair else 1
+    try:
+        protocol, warnings = archive.from_journal(Path(args.journal), load_ruleset, args.lang)
+    except archive.NoGame as error:
+        raise ValueError(str(error)) from None  # one line, as every error
+    for warning in warnings:
+        print(f"companion: {warning}", file=sys.stderr)
+    text = formats.render(protocol, args.format)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8", newline="")
+    return 0
+
+
+def _ruleset_or_none(name: str) -> Ruleset | None:
+    try:
+        return load_ruleset(name)
+    except (RulesetError, OSError):
+        return None
+
+
+def listen_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    listen = sub.add_parser(
+        "listen",
+        help="the speech in a recording, and with its journal the flags (docs/listening.md)",
+    )
+    listen.add_argument("audio", help="a 16 kHz WAV recording of the table")
+    listen.add_argument("--layout", choices=("single", "channels"), default="single",
+                        help="one microphone, or one per seat (channel n is seat n + 1)")  # fmt: skip
+    listen.add_argument("--journal", help="the game's journal: flags from its phases")
+    listen.add_argument("--detector", choices=("webrtc", "silero", "both"), default="both")
+    listen.add_argument("--json", action="store_true", help="print JSON (the only output so far)")
+
+
+def listen_command(args: argparse.Namespace) -> None:
+    from .ears.review import review
+
+    result = review(
+        Path(args.audio),
+        layout=args.layout,
+        journal=Path(args.journal) if args.journal else None,
+        load_ruleset=load_ruleset,
+        detector=args.detector,
+    )
+    print(json.dumps(result, ensure_ascii=False))
