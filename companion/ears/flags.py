@@ -39,7 +39,7 @@ class Flag:
     kind: str  # one of FLAG_KINDS
     seat: int | None  # who, when the layout can tell (or the speaker, for overrun)
     confidence: float
-    phase: str  # the phase's name as the console shows it
+    phase: str  # the detailed phase (core.views.phase_name: night, speech, last_word, vote ...)
 
 
 def rule_broken(game: Game, seat: int | None) -> tuple[str, int | None] | None:
