@@ -13,7 +13,8 @@ nothing:
   time: resident memory after the first game is set up, at the end and the
   largest in between, open files (targets: at most 120 MB, growth at most
   10 MB);
-- timing under load: cue deadline -> the first sample handed to the device
+- timing under load (and once more with the ears listening to a live
+  stream in their own process): cue deadline -> the first sample handed to the device
   and -> its time at the device's output clock (p50/p99), underruns and
   timer firing error, while the console draws a game in progress and
   CPU-bound processes keep every core busy (``bench/console_timing.py``;
@@ -91,6 +92,8 @@ def main() -> None:
     with null_sink():
         for latency in ("normal", "low"):  # the [voice] latency choices
             print("\n".join(timing(args.cues, args.busy, latency)))
+        # The same, with the ears listening to a live stream in their own process.
+        print("\n".join(timing(args.cues, args.busy, "normal", ears=True)))
     print("targets: cue p99 <= 10 ms (at the device's clock), timer p99 <= 2 ms")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from bench.cues import neighbours, scaled_rules
 from bench.naive import ROLES, pct
-from companion.config import Config, PathsConfig, SeatsConfig, VoiceConfig
+from companion.config import Config, MicrophoneConfig, PathsConfig, SeatsConfig, VoiceConfig
 from companion.console.app import ConsoleApp
 from companion.core.events import GameSetUp, HostAdvanced
 
@@ -57,29 +58,46 @@ async def _play(app: ConsoleApp, cues: int, give_up: float) -> None:
                 await asyncio.sleep(0.1)  # the table's update comes back
 
 
-def timing(cues: int, busy: int, latency: str = "normal") -> list[str]:
-    """Lines of figures (or why there are none)."""
+def timing(cues: int, busy: int, latency: str = "normal", ears: bool = False) -> list[str]:
+    """Lines of figures (or why there are none). ``ears``: the table listens
+    to the default input (under the null sink, its monitor: the table's own
+    voice and a table's recorded talk played into it) in its listening
+    process, as ``[microphone] listen = true`` makes it."""
     with tempfile.TemporaryDirectory(prefix="companion-timing-") as folder:
         config = Config(
             seats=SeatsConfig(mode="simulated"),
             voice=VoiceConfig(latency=latency),
+            microphone=MicrophoneConfig(listen=ears),
             paths=PathsConfig(
                 Path(folder) / "journals", Path(folder) / "games", Path(folder) / "roster.toml"
             ),
         )
         app = ConsoleApp(config, now=datetime.now)
         procs = neighbours(busy)
+        if ears:
+            procs += [_table_talk(Path(folder))]
         try:
             lines = asyncio.run(_run(app, cues))
         finally:
             for proc in procs:
                 proc.kill()
                 proc.wait()
+    listening = "; the ears listening to a live stream" if ears else ""
     return [
-        f"with {busy} CPU-bound processes ({os.cpu_count()} cores) and the console drawing;"
-        f" [voice] latency = {latency!r}:",
+        f"with {busy} CPU-bound processes ({os.cpu_count()} cores) and the console drawing"
+        f"{listening}; [voice] latency = {latency!r}:",
         *lines,
     ]
+
+
+def _table_talk(folder: Path) -> subprocess.Popen[bytes]:
+    """A table's talk over a club's room (bench/ears_corpus.py), played into
+    the default output over and over: what the ears' live stream hears
+    besides the table's own voice."""
+    from bench.ears_corpus import make_corpus, save  # espeak-ng renders: only when listening
+
+    wav, _ = save(make_corpus(7, 6.0, 10.0, "room"), folder / "talk.wav")
+    return subprocess.Popen(["paplay", str(wav)])
 
 
 async def _run(app: ConsoleApp, cues: int) -> list[str]:
@@ -124,6 +142,10 @@ async def _run(app: ConsoleApp, cues: int) -> list[str]:
                 )
             )
         lines.append(f"  underruns: {figures.underruns}")
+        if app.config.microphone.listen and app.journal_path is not None:
+            journal = app.journal_path.read_text(encoding="utf-8")
+            heard = journal.count('"heard"')
+            lines.append(f"  the ears: {heard} flags proposed to the host during the run")
         lines.append(
             f"  timer firing error ({len(lateness)} timers): p50 {pct(lateness, 0.5):6.3f} ms"
             f"   p99 {pct(lateness, 0.99):6.3f} ms"
@@ -135,4 +157,5 @@ async def _run(app: ConsoleApp, cues: int) -> list[str]:
 if __name__ == "__main__":
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     latency = sys.argv[2] if len(sys.argv) > 2 else "normal"
-    print("\n".join(timing(count, os.cpu_count() or 2, latency)))
+    ears = len(sys.argv) > 3 and sys.argv[3] == "ears"
+    print("\n".join(timing(count, os.cpu_count() or 2, latency, ears)))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 if __package__ in (None, ""):
@@ -30,38 +30,150 @@ if __package__ in (None, ""):
 
 from bench.ears_corpus import Clip, make_corpus, room_only
 from bench.naive import pct
-from companion.ears.detect import CHUNK, DETECTORS, DetectorName, Segmenter, chunks, judge
+from companion.ears.capture import BLOCK, Block
+from companion.ears.detect import DEFAULT_DETECTOR, DETECTORS, DetectorName
+from companion.ears.hearing import EarsSettings, Hearing
+from companion.ears.watch import LevelGate
 
 RATE = 16_000
 MIN_UTTERANCE_S = 0.5
 SNRS = (20.0, 10.0)
 NOISES = ("room", "pink", "brown", "babble", "hum", "knocks", "scrapes", "clatter")
 ROOM_ONLY = ("white", "pink", "brown", "babble", "room")
+#: room sound against a normal player at the microphone: as loud (the worst
+#: case), and 10 and 20 dB quieter (other tables across a club's room)
+ROOM_LEVELS = (0.0, -10.0, -20.0)
+GATES = (8.0, 10.0, 12.0, 15.0)
+
+
+@dataclass
+class Said:
+    """One utterance as the table's end hears of it."""
+
+    start: float
+    end: float
+    level: float  # its loudness at the end (what the gate learns from)
+    louder: list[tuple[float, float]]  # (when told, loudness so far): the open and level messages
 
 
 @dataclass
 class Heard:
-    segments: list[tuple[float, float]]
-    onsets: list[float]  # when each segment was decided (the end of its deciding chunk)
+    segments: list[Said]
     cpu_s: float
 
 
 def listen(clip: Clip, detector: DetectorName) -> Heard:
-    judging, segmenter = judge(detector), Segmenter()
-    found: list[tuple[float, float]] = []
-    onsets: list[float] = []
+    """The clip through the listening process's own code (``Hearing``), fed
+    in 30 ms blocks as a sound card gives them."""
+    messages: list[tuple[float, tuple[object, ...]]] = []
+    now = [0.0]
+    hearing = Hearing(EarsSettings(detector=detector), lambda m: messages.append((now[0], m)))
     started = time.process_time()
-    for at, chunk in chunks(clip.samples):
-        was_open = segmenter.open_since is not None
-        segment = segmenter.feed(at, judging(chunk))
-        if not was_open and segmenter.open_since is not None:
-            onsets.append(at + CHUNK / RATE)
-        if segment is not None:
-            found.append((segment.start, segment.end))
-    last = segmenter.flush()
-    if last is not None:
-        found.append((last.start, last.end))
-    return Heard(found, onsets, time.process_time() - started)
+    for first in range(0, len(clip.samples), BLOCK):
+        now[0] = (first + BLOCK) / RATE  # the block is whole when it arrives
+        hearing.block(Block(clip.samples[first : first + BLOCK, None], first / RATE))
+    hearing.finish()
+    cpu = time.process_time() - started
+    found: list[Said] = []
+    louder: list[tuple[float, float]] = []
+    for at, message in messages:
+        if message[0] == "open":
+            louder = [(at, float(message[4]))]  # type: ignore[arg-type]
+        elif message[0] == "level":
+            louder.append((at, float(message[1])))  # type: ignore[arg-type]
+        elif message[0] == "close" and message[2] > message[1]:  # type: ignore[operator]
+            start, end, level = (float(message[i]) for i in (1, 2, 5))  # type: ignore[arg-type]
+            found.append(Said(start, end, level, louder))
+    return Heard(found, cpu)
+
+
+def flagged_at(said: Said, gate: LevelGate | None) -> float | None:
+    """When the table's end would take the utterance up (None: never)."""
+    for at, level in said.louder:
+        if gate is None or gate.passes(level):
+            return at
+    return None
+
+
+@dataclass
+class Figures:
+    hit: int = 0
+    missed: int = 0
+    hit_soft: int = 0
+    missed_soft: int = 0
+    latencies: list[float] = field(default_factory=list)
+    false: dict[float, int] = field(default_factory=dict)  # room level -> false flags
+    quiet_s: dict[float, float] = field(default_factory=dict)
+
+    def lines(self, name: str) -> list[str]:
+        recall = self.hit / max(1, self.hit + self.missed)
+        soft = self.hit_soft / max(1, self.hit_soft + self.missed_soft)
+        out = [
+            f"{name}:",
+            f"  recall {recall:.3f} ({self.hit}/{self.hit + self.missed} utterances >= 0.5 s,"
+            f" normal and loud); quiet and whispered {soft:.3f}"
+            f" ({self.hit_soft}/{self.hit_soft + self.missed_soft})",
+        ]
+        per_level = [
+            f"{level:+.0f} dB: {self.false[level]} in {self.quiet_s[level] / 60:.1f} min"
+            f" = {self.false[level] / self.quiet_s[level] * 1800:.1f} per 30 min"
+            for level in sorted(self.false, reverse=True)
+        ]
+        out.append("  false flags, room sound at (against a player): " + "; ".join(per_level))
+        if self.latencies:
+            out.append(
+                f"  onset -> flag: p50 {pct(self.latencies, 0.5):.0f} ms"
+                f"  p99 {pct(self.latencies, 0.99):.0f} ms"
+            )
+        return out
+
+
+def score(
+    speech: list[tuple[str, float, Clip, Heard]],
+    quiet: list[tuple[str, float, Clip, Heard]],
+    gate: LevelGate | None,
+) -> Figures:
+    """Recall, false flags and latency, with the level gate (as the table
+    side applies it at each onset) or without."""
+    figures = Figures()
+    for _, _, clip, heard in speech:
+        taken = [(s, flagged_at(s, gate)) for s in heard.segments]
+        kept = [(s, at) for s, at in taken if at is not None]
+        for utterance in clip.truth:
+            if utterance.end_s - utterance.start_s < MIN_UTTERANCE_S:
+                continue
+            hits = [
+                (s, at) for s, at in kept if s.start < utterance.end_s and s.end > utterance.start_s
+            ]
+            # An utterance that began while a segment was already open (a
+            # noise heard as speech just before) has no onset of its own.
+            open_before = any(s.start < utterance.start_s < s.end for s in heard.segments)
+            if utterance.kind in ("normal", "loud"):
+                figures.hit, figures.missed = figures.hit + bool(hits), figures.missed + (not hits)
+                if hits and not open_before:
+                    figures.latencies.append(hits[0][1] - utterance.start_s)
+            else:
+                figures.hit_soft += bool(hits)
+                figures.missed_soft += not hits
+    for _, level, clip, heard in quiet:
+        false = [s for s in heard.segments if flagged_at(s, gate) is not None]
+        figures.false[level] = figures.false.get(level, 0) + len(false)
+        figures.quiet_s[level] = figures.quiet_s.get(level, 0.0) + len(clip.samples) / RATE
+    return figures
+
+
+def learned_gate(seed: int, minutes: float, below_db: float) -> LevelGate:
+    """The gate as a game teaches it: the onsets of the table's own speakers
+    (a clip of speech over the room at 20 dB, none of the measured clips)."""
+    gate = LevelGate(below_db=below_db, keep=1000)
+    clip = make_corpus(seed, minutes, 20.0, "room")
+    heard = listen(clip, DEFAULT_DETECTOR)
+    for said in heard.segments:
+        if said.end - said.start >= gate.learn_from_s and any(
+            u.start_s < said.end and u.end_s > said.start and u.kind == "normal" for u in clip.truth
+        ):
+            gate.learn(said.level)
+    return gate
 
 
 def main() -> None:
@@ -69,67 +181,37 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=2.0, help="minutes per clip (2)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    speech = [
+    clips = [
         (noise, snr, make_corpus(args.seed + n, args.minutes, snr, noise))
         for n, (noise, snr) in enumerate((nz, s) for nz in NOISES for s in SNRS)
     ]
-    quiet = [
-        (noise, room_only(args.seed + 100 + n, args.minutes, noise))
-        for n, noise in enumerate(ROOM_ONLY)
+    rooms = [
+        (noise, level, room_only(args.seed + 100 + n, args.minutes, noise, level))
+        for n, (noise, level) in enumerate((nz, lv) for nz in ROOM_ONLY for lv in ROOM_LEVELS)
     ]
-    total_s = (
-        sum(len(c.samples) for _, _, c in speech) / RATE
-        + sum(len(c.samples) for _, c in quiet) / RATE
-    )
+    total_s = sum(len(c.samples) for _, _, c in clips + rooms) / RATE
     print(
-        f"corpus: {len(speech)} speech clips ({', '.join(NOISES)} at {SNRS} dB) and "
-        f"{len(quiet)} room-only clips ({', '.join(ROOM_ONLY)}), {args.minutes:g} min each"
+        f"corpus: {len(clips)} speech clips ({', '.join(NOISES)} at {SNRS} dB) and "
+        f"{len(rooms)} room-only clips ({', '.join(ROOM_ONLY)} at {ROOM_LEVELS} dB against"
+        f" a player), {args.minutes:g} min each, seed {args.seed}"
     )
+    heard_by: dict[str, tuple[list[tuple[str, float, Clip, Heard]], ...]] = {}
     for detector in DETECTORS:
-        hit = missed = hit_soft = missed_soft = 0
-        latencies: list[float] = []
-        cpu = 0.0
-        for _, _, clip in speech:
-            heard = listen(clip, detector)
-            cpu += heard.cpu_s
-            for utterance in clip.truth:
-                if utterance.end_s - utterance.start_s < MIN_UTTERANCE_S:
-                    continue
-                found = any(
-                    s < utterance.end_s and e > utterance.start_s for s, e in heard.segments
-                )
-                decided = [
-                    o for o in heard.onsets if utterance.start_s <= o <= utterance.end_s + 0.5
-                ]
-                # An utterance that began while a segment was already open (a
-                # noise heard as speech just before) has no onset of its own.
-                open_before = any(s < utterance.start_s < e for s, e in heard.segments)
-                if utterance.kind in ("normal", "loud"):
-                    hit, missed = hit + found, missed + (not found)
-                    if decided and not open_before:
-                        latencies.append(decided[0] - utterance.start_s)
-                else:
-                    hit_soft, missed_soft = hit_soft + found, missed_soft + (not found)
-        false = 0
-        quiet_s = 0.0
-        per_noise = []
-        for noise, clip in quiet:
-            heard = listen(clip, detector)
-            cpu += heard.cpu_s
-            false += len(heard.segments)
-            quiet_s += len(clip.samples) / RATE
-            per_noise.append(f"{noise} {len(heard.segments)}")
-        recall = hit / max(1, hit + missed)
-        soft = hit_soft / max(1, hit_soft + missed_soft)
-        per_30 = false / quiet_s * 1800
-        lat = latencies  # seconds: pct gives ms
-        print(f"{detector}:")
-        print(f"  recall {recall:.3f} ({hit}/{hit + missed} utterances >= 0.5 s, normal and loud);"
-              f" quiet and whispered {soft:.3f} ({hit_soft}/{hit_soft + missed_soft})")  # fmt: skip
-        print(f"  false flags: {false} in {quiet_s / 60:.1f} min of room sound = {per_30:.1f} per 30 min ({', '.join(per_noise)})")  # fmt: skip
-        if lat:
-            print(f"  onset -> flag: p50 {pct(lat, 0.5):.0f} ms  p99 {pct(lat, 0.99):.0f} ms")
+        speech = [(n, s, c, listen(c, detector)) for n, s, c in clips]
+        quiet = [(n, lv, c, listen(c, detector)) for n, lv, c in rooms]
+        heard_by[detector] = (speech, quiet)
+        cpu = sum(h.cpu_s for *_, h in speech + quiet)
+        print("\n".join(score(speech, quiet, None).lines(f"{detector} alone")))
         print(f"  CPU {cpu / total_s:.4f} s per second of audio")
+    speech, quiet = heard_by[DEFAULT_DETECTOR]
+    print(f"the level gate on {DEFAULT_DETECTOR} (learned from the table's own speakers):")
+    for below in GATES:
+        gate = learned_gate(args.seed + 500, args.minutes, below)
+        assert gate.reference is not None
+        name = f"  gate {below:g} dB below the speakers' onsets ({gate.reference:.1f} dBFS)"
+        if below == LevelGate().below_db:
+            name += " = the default"
+        print("\n".join("  " + line for line in score(speech, quiet, gate).lines(name)))
     print(
         "targets: recall >= 0.95 and <= 1 false flag per 30 min; latency p50 <= 300 ms; CPU <= 0.02 s/s"
     )

@@ -145,19 +145,26 @@ def _active_rms(x: npt.NDArray[np.floating], frame: int = RATE // 50) -> float:
     return float(np.sqrt(active.mean())) or 1.0
 
 
+def pick_utterance(rng: np.random.Generator) -> tuple[Audio, str]:
+    """One foreground phrase drawn as the corpus draws them (a level by
+    ``LEVELS``' weights, a voice for it, a phrase, a rate), at unit active RMS,
+    and its level's name; bench/ears_room.py draws its talkers with it."""
+    kinds = list(LEVELS)
+    weights = np.array([LEVELS[k][1] for k in kinds])
+    kind = kinds[int(rng.choice(len(kinds), p=weights / weights.sum()))]
+    voices = WHISPERS if kind == "whisper" else VOICES
+    voice = voices[int(rng.integers(len(voices)))]
+    text = PHRASES[int(rng.integers(len(PHRASES)))]
+    return render(text, voice, RATES[int(rng.integers(len(RATES)))]), kind
+
+
 def _speech_track(rng: np.random.Generator, n: int) -> tuple[Audio, tuple[Utterance, ...]]:
     """Utterances one after another with 0.4-3 s gaps (a table's turn-taking)."""
     track = np.zeros(n, dtype=np.float32)
-    kinds = list(LEVELS)
-    weights = np.array([LEVELS[k][1] for k in kinds])
     truth: list[Utterance] = []
     at = int(rng.uniform(0.3, 1.5) * RATE)
     while True:
-        kind = kinds[int(rng.choice(len(kinds), p=weights / weights.sum()))]
-        voices = WHISPERS if kind == "whisper" else VOICES
-        voice = voices[int(rng.integers(len(voices)))]
-        text = PHRASES[int(rng.integers(len(PHRASES)))]
-        speech = render(text, voice, RATES[int(rng.integers(len(RATES)))])
+        speech, kind = pick_utterance(rng)
         if at + len(speech) > n:
             break
         gain = SPEECH_RMS * 10 ** (LEVELS[kind][0] / 20)

@@ -14,6 +14,7 @@ effects) to ``on_update``, which the console turns into a posted message.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from .core.effects import Effect
 from .core.events import Event
 from .core.rules import Ruleset
 from .core.state import Game
+from .ears.hearing import EarsSettings
 from .protocol.hostlog import HostLog
 from .runner.clock import Clock, Deadlines, FakeClock, GameClock
 from .runner.journal import Journal
@@ -56,6 +58,8 @@ class TableSpec:
     #: the loop in a thread of its own with a real-time priority; False: the
     #: caller drives it (``pump``/``advance`` on a fake clock, in tests)
     threaded: bool = True
+    #: the microphone (None: no ears): its flags are proposed to the host
+    ears: EarsSettings | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +99,8 @@ class TimingFigures:
 OnUpdate = Callable[[Update], None]
 #: (the input refused, why, the script line it came from if any)
 OnRefused = Callable[[Event, str, int | None], None]
+#: (what: "lost" | "back" | "failed", one line): the microphone's news for the host
+OnNotice = Callable[[str, str], None]
 
 
 class LiveTable:
@@ -112,6 +118,7 @@ class LiveTable:
         clock: Clock | None = None,
         on_update: OnUpdate | None = None,
         on_refused: OnRefused | None = None,
+        on_notice: OnNotice | None = None,
         seats: Seats | None = None,
         speaker: Speaker | None = None,
         lang: str = "ru",
@@ -153,8 +160,25 @@ class LiveTable:
             if self.seats is not None
             else None
         )
+        self.ears = self._ears(spec, rules, on_notice)
         self._thread: threading.Thread | None = None
         self._closed = False
+
+    def _ears(self, spec: TableSpec, rules: Ruleset, on_notice: OnNotice | None) -> Any:
+        if spec.ears is None:
+            return None
+        from .ears.link import EarsLink  # numpy's and the detectors' imports: only when listening
+
+        playback = getattr(self.voice.speaker, "playback", None)
+        return EarsLink(
+            dataclasses.replace(spec.ears, phrases=rules.forbidden_words),
+            self.submit,
+            lambda: self.loop.game,
+            self.clock.now,
+            speed=spec.speed,
+            on_notice=on_notice,
+            voice_until=(lambda: playback.sounding_until) if playback is not None else None,
+        )
 
     # --- what the table is doing ---------------------------------------------
     @property
@@ -216,6 +240,8 @@ class LiveTable:
         if self.spec.threaded and self._thread is None:
             self._thread = threading.Thread(target=self.loop.run, name="timer loop", daemon=True)
             self._thread.start()
+        if self.ears is not None and self.ears.started is False:
+            self.ears.start()
 
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
@@ -233,6 +259,9 @@ class LiveTable:
         if self._closed:
             return
         self._closed = True
+        if self.ears is not None:
+            # First: a flag already heard still reaches the journal.
+            self._close_part("ears", self.ears.close)
         if self._thread is not None:
             self.loop.stop()
             self._thread.join(5.0)
@@ -243,12 +272,15 @@ class LiveTable:
             ("seats", self.seats.close if self.seats is not None else None),
             ("journal", self.session.journal.close if self.session.journal else None),
         ):
-            if closing is None:
-                continue
-            try:
-                closing()
-            except Exception:  # one broken part must not keep the others open
-                log.exception("closing the %s failed", part)
+            if closing is not None:
+                self._close_part(part, closing)
+
+    @staticmethod
+    def _close_part(part: str, closing: Callable[[], None]) -> None:
+        try:
+            closing()
+        except Exception:  # one broken part must not keep the others open
+            log.exception("closing the %s failed", part)
 
     # --- the loop's hooks (on its thread) ------------------------------------------
     def _changed(self, before: Game | None, after: Game) -> None:

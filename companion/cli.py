@@ -1,5 +1,5 @@
 """The command line: ``companion [console|demo|replay|resume|rulesets|say|voices|
-selftest|config|protocol|verify-deal|listen] ...``.
+selftest|config|protocol|verify-deal|listen|models] ...``.
 
 ``companion`` alone opens the host's console. The commands over a past
 game (its protocol, its deal, a recording of it) are in ``cli_offline``.
@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from .cli_offline import listen_command, listen_parser, protocol_command, protocol_parsers
+from .ears.models import models_command, models_parser
 from .protocol import report
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
 from .runner.journal import Journal, JournalError
@@ -49,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.lang = args.lang or "ru"
     try:
         if args.command in (None, "console"):
-            return _console(console_lang)
+            return _console(console_lang, getattr(args, "microphone", None))
         if args.command == "demo":
             table = _replay(DEMO, None)
             _print(table, as_json=False, lang=args.lang)
@@ -70,6 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             config_command(args.action)
         elif args.command == "listen":
             listen_command(args)
+        elif args.command == "models":
+            return models_command(args)
     except BrokenPipeError:
         # The reader went away (``companion replay x | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -80,8 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _console(lang: str | None) -> int:
-    """The host's console on the club's config (``companion config path``)."""
+def _console(lang: str | None, microphone: str | None = None) -> int:
+    """The host's console on the club's config (``companion config path``);
+    ``microphone``: listen to this device (or ``file:REC.wav``) whatever
+    the config says."""
     import dataclasses
 
     from .config import load_config
@@ -90,6 +95,9 @@ def _console(lang: str | None) -> int:
     config = load_config()
     if lang is not None:
         config = dataclasses.replace(config, lang=lang)  # type: ignore[arg-type]
+    if microphone is not None:
+        mic = dataclasses.replace(config.microphone, listen=True, device=microphone or None)
+        config = dataclasses.replace(config, microphone=mic)
     # The app draws on the terminal: warnings (no sound card, a torn journal
     # line) go to a log file beside the journals, and the host sees them as
     # notices on screen where the console knows them.
@@ -144,7 +152,15 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--speed", type=float, help="with --realtime: play N times as fast (1)")
     play.add_argument("--json", action="store_true", help="print the final state as JSON")
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("console", parents=[common], help="the host's console (also: no command)")
+    console = sub.add_parser(
+        "console", parents=[common], help="the host's console (also: no command)"
+    )
+    console.add_argument(
+        "--microphone",
+        metavar="DEVICE",
+        help="listen for speech out of turn on this input (an index, part of a name, "
+        "'' for the default, or file:REC.wav) whatever the config says",
+    )
     sub.add_parser("demo", parents=[common], help="replay the demo game and print its protocol")
     replay = sub.add_parser("replay", parents=[play], help="run a table script")
     replay.add_argument("script")
@@ -168,6 +184,7 @@ def _parser() -> argparse.ArgumentParser:
     voices.add_argument("--seats", type=int, default=10)
     _config_parser(sub)
     listen_parser(sub)
+    models_parser(sub, common)
     protocol_parsers(sub, common)
     return parser
 

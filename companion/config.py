@@ -77,7 +77,16 @@ class VoiceConfig:
 
 @dataclass(frozen=True, slots=True)
 class MicrophoneConfig:
-    device: str | None = None  # for the ears (issue 10); None: the system's default
+    """The ears (docs/listening.md): off unless ``listen``."""
+
+    listen: bool = False
+    device: str | None = None  # a PortAudio index or part of its name; None: the default
+    layout: str = "single"  # single | channels | array
+    channels: int = 1  # the card's input channels (channels: one per seat; array: its mics)
+    detector: str = "silero"  # webrtc | silero | both
+    calibration: Path | None = None  # the array's seat calibration (companion calibrate)
+    words_model: str | None = None  # a vosk model for forbidden words (companion models fetch)
+    words_threshold: float = 0.8  # the recogniser's confidence a forbidden word needs
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,12 +39,24 @@ SECTIONS: dict[str, tuple[str, ...] | None] = {
     "table": ("ruleset", "seats"),
     "seats": ("mode", "pin_map"),
     "voice": ("voice", "rate", "pack", "device", "captions_only", "latency"),
-    "microphone": ("device",),
+    "microphone": (
+        "listen",
+        "device",
+        "layout",
+        "channels",
+        "detector",
+        "calibration",
+        "words_model",
+        "words_threshold",
+    ),
     "paths": ("journals", "games", "roster"),
 }
 LANGS: tuple[Lang, ...] = ("ru", "en")
 MODES: tuple[SeatsMode, ...] = ("auto", "gpio", "simulated")
 LATENCIES = ("normal", "low")
+MIC_LAYOUTS = ("single", "channels", "array")
+DETECTORS = ("webrtc", "silero", "both")
+MAX_CHANNELS = 32
 #: espeak-ng's range, as ``voice.tts.TtsVoice`` checks it.
 MIN_RATE, MAX_RATE = 80, 450
 #: Longer than any real path or device name; keeps messages and files sane.
@@ -120,7 +132,16 @@ class _Reader:
                 captions_only=voice.bool_("captions_only", False),
                 latency=voice.choice("latency", LATENCIES, "normal"),
             ),
-            microphone=MicrophoneConfig(device=self._device(mic)),
+            microphone=MicrophoneConfig(
+                listen=mic.bool_("listen", False),
+                device=self._device(mic),
+                layout=mic.choice("layout", MIC_LAYOUTS, "single"),
+                channels=mic.int_("channels", 1, minimum=1, maximum=MAX_CHANNELS),
+                detector=mic.choice("detector", DETECTORS, "silero"),
+                calibration=self._path(mic, "calibration"),
+                words_model=self._text(mic, "words_model", MAX_PATH_CHARS),
+                words_threshold=mic.float_("words_threshold", 0.8, minimum=0.0, maximum=1.0),
+            ),
             paths=PathsConfig(
                 journals=self._path(paths, "journals") or defaults.journals,
                 games=self._path(paths, "games") or defaults.games,

@@ -17,6 +17,8 @@ _UNSET = {
     "voice.pack": "no recorded voice pack: the synthetic voice",
     "voice.device": "the system's sound output",
     "microphone.device": "the system's microphone",
+    "microphone.words_model": "no model: forbidden words are not listened for",
+    "microphone.calibration": "none: the array is not calibrated (companion calibrate)",
 }
 
 
@@ -29,8 +31,8 @@ def toml_string(text: str) -> str:
 def _value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
+    if isinstance(value, int | float):
+        return repr(value)
     return toml_string(str(value))  # strings and paths
 
 

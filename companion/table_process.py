@@ -130,6 +130,7 @@ class TableWorker:
         on_update: Callable[[Any], None],
         on_refused: Callable[[str, int | None], None],
         on_lost: Callable[[str], None],
+        on_notice: Callable[[str, str], None] | None = None,
     ) -> TableProcess:
         """Build the table; raises ``TableFailed`` with the process's reason."""
         if self._used:
@@ -146,7 +147,7 @@ class TableWorker:
         if kind != "ready":
             self.discard()
             raise TableFailed(str(body))
-        return TableProcess(self, body, on_update, on_refused, on_lost)
+        return TableProcess(self, body, on_update, on_refused, on_lost, on_notice)
 
     def discard(self) -> None:
         """Let an unused (or failed) worker go."""
@@ -168,6 +169,7 @@ class TableProcess:
         on_update: Callable[[Any], None],
         on_refused: Callable[[str, int | None], None],
         on_lost: Callable[[str], None],
+        on_notice: Callable[[str, str], None] | None = None,
     ) -> None:
         self._worker = worker
         self.spec = ready.spec
@@ -177,6 +179,7 @@ class TableProcess:
         self._states = StateReceiver()
         self._latest = self._states.unpack_update(ready.update)
         self._on_update, self._on_refused, self._on_lost = on_update, on_refused, on_lost
+        self._on_notice = on_notice
         self._send_lock = threading.Lock()
         self._answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._closing = False
@@ -245,6 +248,9 @@ class TableProcess:
                 self._on_update(self._latest)
             elif kind == "refused":
                 self._on_refused(*body)
+            elif kind == "notice":
+                if self._on_notice is not None:
+                    self._on_notice(*body)
             elif kind == "timing":
                 self._answers.put(body)
             elif kind == "closed":
@@ -339,6 +345,9 @@ def _build(
     def refused(event: Event, reason: str, line: int | None) -> None:
         outbox.put(("refused", (reason, line)))
 
+    def notice(what: str, line: str) -> None:
+        outbox.put(("notice", (what, line)))
+
     session, warnings, rules, seats = None, [], order.rules, order.seat_count
     if order.resume is not None:
         from .rulesets import load_ruleset
@@ -360,6 +369,7 @@ def _build(
         session=session,
         on_update=updated,
         on_refused=refused,
+        on_notice=notice,
         speaker=speaker,
         lang=order.lang,
     )

@@ -5,8 +5,16 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
+
+from companion.core.state import Game
+from companion.ears.review import game_timeline
+from companion.rulesets import load_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
@@ -41,3 +49,21 @@ def pulse_server() -> str:
             pytest.fail(message)
         pytest.skip(message)
     return server
+
+
+# The demo game's journal and its states in time (the ears' flags are checked on it).
+@pytest.fixture(scope="session")
+def demo_journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    journal = tmp_path_factory.mktemp("demo") / "demo.jsonl"
+    run = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "replay", str(ROOT / "examples" / "demo.jsonl"),
+         "--journal", str(journal)],
+        capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    return journal
+
+
+@pytest.fixture(scope="session")
+def timeline(demo_journal: Path) -> list[tuple[float, Game]]:
+    return game_timeline(demo_journal, load_ruleset)

@@ -16,27 +16,8 @@ from bench.ears_corpus import render
 from companion.core.state import Game
 from companion.ears.detect import Segment
 from companion.ears.flags import OVERRUN_GRACE_S, flags_for
-from companion.ears.review import game_timeline
-from companion.rulesets import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def demo_journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    journal = tmp_path_factory.mktemp("demo") / "demo.jsonl"
-    run = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "replay", str(ROOT / "examples" / "demo.jsonl"),
-         "--journal", str(journal)],
-        capture_output=True, text=True, cwd=ROOT,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    return journal
-
-
-@pytest.fixture(scope="module")
-def timeline(demo_journal: Path) -> list[tuple[float, Game]]:
-    return game_timeline(demo_journal, load_ruleset)
 
 
 def _speech_over(timeline: list[tuple[float, Game]]) -> tuple[float, int]:

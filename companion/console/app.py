@@ -47,6 +47,7 @@ from .words import Words
 
 if TYPE_CHECKING:  # the voice stack (numpy, PortAudio) loads while the set-up screen shows
     from ..assembly import LiveTable, Update
+    from ..ears.hearing import EarsSettings
     from ..table_process import TableProcess, TableWorker
     from ..voice.settings import VoiceSettings
     from ..voice.speaker import Speaker
@@ -87,6 +88,16 @@ class TableLost(Message):
     def __init__(self, reason: str, table: int) -> None:
         super().__init__()
         self.reason = reason
+        self.table = table
+
+
+class TableNotice(Message):
+    """News from the table's parts for the host (the microphone lost, back)."""
+
+    def __init__(self, what: str, line: str, table: int) -> None:
+        super().__init__()
+        self.what = what
+        self.line = line
         self.table = table
 
 
@@ -205,6 +216,22 @@ class ConsoleApp(App[None]):
             latency=voice.latency,
         )
 
+    def _ears_settings(self) -> EarsSettings | None:
+        from ..ears.hearing import EarsSettings
+
+        mic = self.config.microphone
+        if not mic.listen:
+            return None
+        return EarsSettings(
+            device=mic.device,
+            layout=mic.layout,  # type: ignore[arg-type]  # checked by the config's reader
+            channels=mic.channels,
+            detector=mic.detector,  # type: ignore[arg-type]
+            calibration=mic.calibration,
+            words_model=mic.words_model or "",
+            words_threshold=mic.words_threshold,
+        )
+
     def action_new_game(self) -> None:
         self._close_table()
         if self.own_process:
@@ -291,6 +318,7 @@ class ConsoleApp(App[None]):
         config = self.config
         spec = TableSpec(
             voice=self._voice_settings(),
+            ears=self._ears_settings(),
             seats=config.seats.effective_mode(),
             pin_map=config.seats.pin_map,
             journal=journal,
@@ -308,6 +336,7 @@ class ConsoleApp(App[None]):
                 functools.partial(self._post_update, number),
                 functools.partial(self._post_refusal, number, None),
                 functools.partial(self._post_lost, number),
+                functools.partial(self._post_notice, number),
             )
             self.tables = number
             return built
@@ -322,6 +351,7 @@ class ConsoleApp(App[None]):
             clock=self._clock(start) if self._clock is not None else None,
             on_update=functools.partial(self._post_update, self.tables + 1),
             on_refused=functools.partial(self._post_refusal, self.tables + 1),
+            on_notice=functools.partial(self._post_notice, self.tables + 1),
             speaker=self._speaker,
             lang=config.lang,
         )
@@ -341,6 +371,9 @@ class ConsoleApp(App[None]):
     def _post_lost(self, number: int, reason: str) -> None:
         self.post_message(TableLost(reason, number))
 
+    def _post_notice(self, number: int, what: str, line: str) -> None:
+        self.post_message(TableNotice(what, line, number))
+
     def _show_table(self, seats: int, intro: list[str] | None = None) -> None:
         assert self.table is not None
         self._only(TableScreen(self.table, self.words, self.parts_line(), intro or [], seats))
@@ -354,7 +387,7 @@ class ConsoleApp(App[None]):
         parts = [
             w("seats_part", how=seats),
             w("voice_part", how=w("voice_sound") if sound else w("voice_captions")),
-            w("mic_part"),
+            w("mic_part") if self.config.microphone.listen is False else w("mic_listening"),
         ]
         if self.journal_path is not None:
             parts.append(w("journal_part", path=self.journal_path.name))
@@ -382,6 +415,18 @@ class ConsoleApp(App[None]):
         if table is not None:
             table.close()
         self.resume(self.journal_path)
+
+    def on_table_notice(self, message: TableNotice) -> None:
+        if message.table != self.tables:
+            return
+        key = {"lost": "mic_lost", "back": "mic_back", "words_off": "mic_words_off"}.get(
+            message.what, "mic_failed"
+        )
+        self.notify(
+            self.words(key, reason=message.line),
+            severity="information" if message.what == "back" else "warning",
+            timeout=15,
+        )
 
     def on_table_refused(self, message: TableRefused) -> None:
         if message.table != self.tables:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core.events import WORD_REASON
 from ..protocol.report import FLAG_WORDS
 
 RU: dict[str, str] = {
@@ -28,6 +29,11 @@ RU: dict[str, str] = {
     "voice_sound": "звук",
     "voice_captions": "титры",
     "mic_part": "Микрофон: нет",
+    "mic_listening": "Микрофон: слушает",
+    "mic_lost": "Микрофон пропал ({reason}): отметок нет, пока он не вернётся",
+    "mic_back": "Микрофон снова слышит",
+    "mic_failed": "Микрофон не слушает ({reason})",
+    "mic_words_off": "Запрещённые слова не слушаются: {reason}",
     "journal_part": "Журнал: {path}",
     "hold_on": "удержание",
     "hold_off": "нажатие",
@@ -114,6 +120,7 @@ RU: dict[str, str] = {
     "reason.hand lifted before «Спасибо»": "рука поднята до «Спасибо»",
     "reason.hand lifted before «Принято»": "рука поднята до «Принято»",
     "heard": "микрофон: {kind}",
+    "heard_words": 'Слышно: "{words}"',
     "ask_whose": "Чьё нарушение «{offence}»: номер игрока (Esc — не давать)",
     "proposed": "Предложено: игрок {seat}, {offence} — {reason}",
 }
@@ -142,6 +149,11 @@ EN: dict[str, str] = {
     "voice_sound": "sound",
     "voice_captions": "captions",
     "mic_part": "Microphone: none",
+    "mic_listening": "Microphone: listening",
+    "mic_lost": "The microphone is gone ({reason}): no flags until it is back",
+    "mic_back": "The microphone hears again",
+    "mic_failed": "The microphone is not listening ({reason})",
+    "mic_words_off": "Forbidden words are not listened for: {reason}",
     "journal_part": "Journal: {path}",
     "hold_on": "hold",
     "hold_off": "tap",
@@ -187,6 +199,7 @@ EN: dict[str, str] = {
     "ask_nominate": "Nominate: a seat (the speaker nominates) or «by target»",
     "ask_offence_seat": "Offence: the seat number",
     "heard": "microphone: {kind}",
+    "heard_words": 'Heard: "{words}"',
     "ask_whose": "Whose offence «{offence}»: the seat number (Esc: none)",
     "ask_offence": "Offence of seat {seat}: type to search, Enter to choose",
     "ask_cancel_seat": "Cancel an offence: the seat number",
@@ -240,6 +253,8 @@ class Words:
     def reason(self, text: str) -> str:
         """A proposal's reason as the core gives it (English), in the host's
         language; a microphone's (``heard_<kind>``) in the protocol's words."""
+        if text.startswith(WORD_REASON):  # a forbidden phrase: the words heard
+            return self("heard_words", words=text[len(WORD_REASON) :])
         if text.startswith("heard_"):
             return self("heard", kind=FLAG_WORDS[self.lang].get(text[6:], text[6:]))
         return self._table.get("reason." + text, text)

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from . import day, discipline, night, outcome, timing, views, voting
 from .effects import Effect, Ignored, TellHost
 from .events import (
+    WORD_KIND,
+    WORD_REASON,
     BestMoveMade,
     Event,
     GameSetUp,
@@ -244,12 +246,31 @@ def _dismiss(t: Step, event: Event) -> None:
 def _heard(t: Step, event: Event) -> None:
     """A microphone's flag: the ruleset's offence for it proposed to the
     host (who confirms or dismisses; seat 0: the host says whose), or,
-    for a kind the ruleset maps to none, told to the host."""
+    for a kind the ruleset maps to none, told to the host. A forbidden
+    phrase proposes its ``[listening.words]`` entry's offence, the words
+    heard in the reason (``heard_word:<words>``) for the host to judge."""
     assert isinstance(event, SpeechFlagged)
     if event.seat:
         seat_in_range(t.game, event.seat)
+    rules = t.game.rules
+    if event.kind == WORD_KIND:
+        entry = next((w for w in rules.forbidden_words if w.id == event.phrase), None)
+        require(
+            entry is not None, f"ruleset {rules.name!r} lists no forbidden words {event.phrase!r}"
+        )
+        assert entry is not None
+        t.record(
+            "speech_flagged",
+            kind=event.kind,
+            seat=event.seat,
+            confidence=event.confidence,
+            phrase=event.phrase,
+            words=event.words,
+        )
+        t.propose(event.seat, entry.offence, f"{WORD_REASON}{event.words}")
+        return
     t.record("speech_flagged", kind=event.kind, seat=event.seat, confidence=event.confidence)
-    offence = dict(t.game.rules.listening).get(event.kind)
+    offence = dict(rules.listening).get(event.kind)
     if offence is None:
         t.effects.append(TellHost("speech_flagged", (("kind", event.kind), ("seat", event.seat))))
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .rules import Ruleset
+from .toml_table import ID
 
 
 class BadEvent(ValueError):
@@ -242,19 +243,33 @@ class Undone:
 #: What the microphone can flag (companion/ears/flags.py): speech at night,
 #: in a vote, between speeches, a speaker past their time (the last word
 #: apart: the club text makes it a team loss), another seat's speech in a
-#: speaker's minute.
-FLAG_KINDS = ("night", "vote", "between", "overrun", "last_word_overrun", "out_of_turn")
+#: speaker's minute; each ruleset maps them to offences in ``[listening]``.
+SPEECH_KINDS = ("night", "vote", "between", "overrun", "last_word_overrun", "out_of_turn")
+#: A forbidden phrase recognised (companion/ears/words.py); its offence is
+#: the ruleset's ``[listening.words.<phrase>]`` entry's.
+WORD_KIND = "word"
+#: a proposal's reason for a forbidden phrase: this, then the words heard
+#: (the console shows them: «Слышно: "клянусь"»)
+WORD_REASON = "heard_word:"
+FLAG_KINDS = (*SPEECH_KINDS, WORD_KIND)
+#: the words heard, as the recogniser wrote them: a phrase of a few words
+MAX_WORDS_HEARD = 200
 
 
 @dataclass(frozen=True, slots=True)
 class SpeechFlagged:
-    """The microphone heard speech that the state forbids. ``seat``: whose,
-    when the microphones could tell (0: not known: the host says whom,
-    if anyone, when confirming); ``confidence``: the detector's, 0..1."""
+    """The microphone heard speech that the state forbids, or a forbidden
+    phrase. ``seat``: whose, when the microphones could tell (0: not known:
+    the host says whom, if anyone, when confirming); ``confidence``: the
+    detector's or the recogniser's, 0..1. A ``word`` flag names the
+    ruleset's ``[listening.words]`` entry (``phrase``) and the words heard;
+    other kinds carry neither."""
 
     kind: str
     seat: int = 0
     confidence: float = 0.0
+    phrase: str = ""
+    words: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in FLAG_KINDS:
@@ -263,6 +278,17 @@ class SpeechFlagged:
             _seat_number(self.seat, "seat")
         if not isinstance(self.confidence, int | float) or not 0 <= self.confidence <= 1:
             raise BadEvent(f"confidence must be 0 to 1, got {self.confidence!r}")
+        if self.kind != WORD_KIND:
+            if self.phrase or self.words:
+                raise BadEvent(f"only a {WORD_KIND!r} flag names a phrase and the words heard")
+            return
+        if not isinstance(self.phrase, str) or not ID.match(self.phrase):
+            raise BadEvent(f"phrase must be a [listening.words] id, got {self.phrase!r}")
+        words = self.words
+        if not isinstance(words, str) or not words.strip() or len(words) > MAX_WORDS_HEARD:
+            raise BadEvent(f"words must be the words heard, 1 to {MAX_WORDS_HEARD} characters")
+        if not words.isprintable():
+            raise BadEvent("words must be printable text")
 
 
 Event = (

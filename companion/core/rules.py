@@ -172,6 +172,21 @@ class MissRule:
 
 
 @dataclass(frozen=True, slots=True)
+class ForbiddenWords:
+    """``[listening.words.<id>]``: phrases the recogniser listens for and the
+    offence they propose (companion/ears/words.py matches them). A phrase is
+    words separated by spaces; a word ending in ``*`` is a stem that takes
+    any ending (``клян*``: клянусь, клянёмся, клялся is not: ``клял*``).
+    ``unless``: phrases that, heard over the same words, are ordinary speech
+    («отвечаю на вопрос»), so nothing is proposed."""
+
+    id: str
+    offence: str
+    phrases: tuple[str, ...]
+    unless: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Ruleset:
     name: str
     title: str
@@ -195,6 +210,8 @@ class Ruleset:
     #: microphone flag kind -> the offence it proposes (``[listening]``);
     #: a kind left out is told to the host, not proposed
     listening: tuple[tuple[str, str], ...] = ()
+    #: forbidden phrases and their offences (``[listening.words]``)
+    forbidden_words: tuple[ForbiddenWords, ...] = ()
 
     # Lookups. Small tuples: a linear scan is faster than building dicts.
     def team(self, team_id: str) -> Team:

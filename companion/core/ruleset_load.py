@@ -26,10 +26,11 @@ from collections.abc import Iterator
 from dataclasses import MISSING, fields
 from typing import cast, get_args
 
-from .events import FLAG_KINDS
+from .events import SPEECH_KINDS
 from .rules import (
     Bites,
     Cost,
+    ForbiddenWords,
     Ladder,
     LadderStep,
     MissRule,
@@ -44,6 +45,7 @@ from .rules import (
     Voting,
     WinKind,
 )
+from .ruleset_words import parse_forbidden_words
 from .toml_table import (
     ID,
     SNAKE,
@@ -132,6 +134,7 @@ class _Parser:
                 seen.add(step.id)
         self.offences = tuple(self.parse_offences())
         miss = root.table("miss_rule", _names(MissRule), required=False)
+        listening, forbidden_words = self.parse_listening()
         return Ruleset(
             name=name,
             title=title,
@@ -151,7 +154,8 @@ class _Parser:
             draw_when_empty=root.bool_("draw_when_empty", True),
             draw_clause=root.opt_str("draw_clause"),
             best_move=root.bool_("best_move", True),
-            listening=self.parse_listening(),
+            listening=listening,
+            forbidden_words=forbidden_words,
         )
 
     def parse_timings(self) -> Timings:
@@ -341,18 +345,20 @@ class _Parser:
             removed_nominee_stays=t.bool_("removed_nominee_stays", default.removed_nominee_stays),
         )
 
-    def parse_listening(self) -> tuple[tuple[str, str], ...]:
-        t = self.root.table("listening", FLAG_KINDS, required=False)
+    def parse_listening(self) -> tuple[tuple[tuple[str, str], ...], tuple[ForbiddenWords, ...]]:
+        """``[listening]``: the offence each speech flag proposes, and the
+        forbidden phrases of ``[listening.words]`` (ruleset_words)."""
+        t = self.root.table("listening", (*SPEECH_KINDS, "words"), required=False)
         if t is None:
-            return ()
+            return (), ()
         ids = [offence.id for offence in self.offences]
         pairs = []
-        for kind in FLAG_KINDS:
+        for kind in SPEECH_KINDS:
             value = t.opt_str(kind)
             if value is not None:
                 t.ref(kind, "offence", value, ids)
                 pairs.append((kind, value))
-        return tuple(pairs)
+        return tuple(pairs), parse_forbidden_words(t, ids)
 
     def parse_miss(self, t: TomlTable) -> MissRule:
         alive = t.int_("alive", minimum=1, maximum=self.max_seats)

@@ -37,6 +37,8 @@ WEBRTC_FRAME = 480  # webrtcvad takes 10, 20 or 30 ms: the chunk's first 30 ms
 
 DetectorName = Literal["webrtc", "silero", "both"]
 DETECTORS: tuple[DetectorName, ...] = ("webrtc", "silero", "both")
+#: chosen by bench/ears.py's figures (docs/listening.md, "The detector")
+DEFAULT_DETECTOR: DetectorName = "silero"
 
 
 class ChunkJudge(Protocol):
@@ -166,6 +168,12 @@ def segments(samples: Samples, detector: DetectorName = "both") -> list[Segment]
     if last is not None:
         found.append(last)
     return found
+
+
+def level_db(chunk: Samples) -> float:
+    """A chunk's loudness: its mean square in dB (0: a full-scale square wave)."""
+    power = float(np.mean(np.square(chunk, dtype=np.float64))) if len(chunk) else 0.0
+    return 10.0 * float(np.log10(power + 1e-12))
 
 
 def _int16(samples: Samples) -> npt.NDArray[np.int16]:

@@ -177,6 +177,7 @@ FLAG_WORDS: dict[str, dict[str, str]] = {
         "overrun": "речь после конца минуты",
         "last_word_overrun": "речь после конца последнего слова",
         "out_of_turn": "речь не в свою минуту",
+        "word": "запрещённые слова",
     },
     "en": {
         "night": "speech at night",
@@ -185,13 +186,16 @@ FLAG_WORDS: dict[str, dict[str, str]] = {
         "overrun": "speech after the minute ended",
         "last_word_overrun": "speech after the last word ended",
         "out_of_turn": "speech in another's minute",
+        "word": "forbidden words",
     },
 }
 
 
-def flag_fields(kind: object, seat: object, lang: str) -> tuple[str, str]:
-    """A flag's kind in words and its seat (``?``: not known), for a line."""
-    return FLAG_WORDS[lang].get(str(kind), str(kind)), str(seat or "?")
+def flag_fields(kind: object, seat: object, lang: str, words: object = "") -> tuple[str, str]:
+    """A flag's kind in words (with the words heard, for a forbidden phrase)
+    and its seat (``?``: not known), for a line."""
+    named = FLAG_WORDS[lang].get(str(kind), str(kind))
+    return (f"{named} «{words}»" if words else named), str(seat or "?")
 
 
 def protocol(game: Game, lang: str = "ru", ignored: Sequence[int] = ()) -> list[str]:
@@ -225,7 +229,8 @@ def protocol(game: Game, lang: str = "ru", ignored: Sequence[int] = ()) -> list[
         elif record.kind == "surrender":
             data["team"] = team_names.get(str(data["team"]), data["team"])
         elif record.kind == "speech_flagged":
-            data["kind"], data["seat"] = flag_fields(data["kind"], data["seat"], lang)
+            heard = data.get("words", "")
+            data["kind"], data["seat"] = flag_fields(data["kind"], data["seat"], lang, heard)
         elif record.kind in ("offence", "offence_cancelled"):
             data["offence"] = _offence_text(game, str(data["offence"]), lang)
         kind = record.kind

@@ -20,6 +20,8 @@ from typing import Any
 
 from ..core.events import (
     MAX_NAME,
+    MAX_WORDS_HEARD,
+    WORD_KIND,
     BadEvent,
     BestMoveMade,
     Event,
@@ -81,7 +83,7 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "cancel_offence": (("seat", "offence"), ()),
     "stop": (("reason",), ()),
     "dismiss": (("index",), ()),
-    "heard": (("kind",), ("seat", "confidence")),
+    "heard": (("kind",), ("seat", "confidence", "phrase", "words")),
     "choice": (("seat", "target"), ()),
     **{name: (("seat", "target"), ()) for name in _NIGHT_ACTIONS},
     "best_move": (("seat", "suspects"), ()),
@@ -278,6 +280,8 @@ _BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
         text(obj, "kind"),
         number(obj, "seat", 0, MAX_SEAT) if "seat" in obj else 0,
         _confidence(obj),
+        text(obj, "phrase") if "phrase" in obj else "",
+        _words(obj, "words", MAX_WORDS_HEARD) if "words" in obj else "",
     ),
     "best_move": lambda obj: BestMoveMade(seat(obj, "seat"), _seats(obj, "suspects")),
     "surrender": lambda obj: TeamSurrendered(text(obj, "team")),
@@ -315,7 +319,11 @@ def encode(event: Event) -> dict[str, Any]:
     if isinstance(event, TimeAdjusted):
         return {"input": "adjust", "seconds": event.seconds, "remaining": _pairs(event.remaining)}
     name, attributes = _FIELDS_OF[type(event)]
-    return {"input": name, **{key: _plain(getattr(event, key)) for key in attributes}}
+    line = {"input": name, **{key: _plain(getattr(event, key)) for key in attributes}}
+    if isinstance(event, SpeechFlagged) and event.kind == WORD_KIND:
+        # only a forbidden phrase has these: the other flags' lines stay as they were
+        line.update(phrase=event.phrase, words=event.words)
+    return line
 
 
 def _pairs(remaining: tuple[tuple[str, float], ...]) -> list[list[Any]]:

@@ -92,6 +92,7 @@ class Playback:
         self._current: Samples | None = None
         self._position = 0
         self._ended_at = float("-inf")  # when the last cue's last sample sounds
+        self._sounding_until = float("-inf")  # read by other threads: one float, swapped whole
         self._listeners: list[Callable[[Started], None]] = []
         self._listener_failed = False
         self.started: list[Started] = []
@@ -128,6 +129,13 @@ class Playback:
         """Call ``listener(Started)`` when a cue's first sample goes out. It
         runs on the audio thread: it must only record or enqueue."""
         self._listeners.append(listener)
+
+    @property
+    def sounding_until(self) -> float:
+        """When the cue heard now (or last) stops sounding, on the speaker's
+        clock: the ears take what they hear until then for the table's own
+        voice, not a player's."""
+        return self._sounding_until
 
     @property
     def idle(self) -> bool:
@@ -174,6 +182,7 @@ class Playback:
                 due = cue.queued if cue.due == _NOW else cue.due
                 audible = sounds_at + written / self.format.rate
                 free = max(due, self._ended_at)
+                self._sounding_until = audible + len(cue.samples) / self.format.rate
                 self._announce(
                     Started(cue.caption, now, audible, due, cue.due > cue.queued, cue.queued, free)
                 )

@@ -1,0 +1,202 @@
+"""What the listening process does: sound in, utterances out.
+
+``hear`` runs a ``Listener`` (the sound card, or a WAV file played at its
+own pace) and turns its blocks into messages for the table side:
+
+- ``("open", start, seat, confidence, level_db)``: an utterance has begun
+  (``start``: the monotonic time of its first chunk), sent the moment the
+  detector is sure of it, so a flag at night is raised at once;
+- ``("level", level_db)``: the open utterance has grown louder (by at
+  least ``LEVEL_STEP_DB``);
+- ``("seat", seat, confidence)``: the layout now knows better whose the
+  open utterance is;
+- ``("close", start, end, seat, confidence, level_db)``: it has ended;
+- ``("word", start, phrase, words, confidence)``: a forbidden phrase of
+  the ruleset in the utterance that began at ``start`` (with a vosk model:
+  the recogniser hears each utterance from a little before its onset to
+  its end, and only its final result counts);
+- ``("status", "lost" | "back" | "words_off", one line)``: the microphone
+  went away or came back (reported once each; the card is retried
+  meanwhile), or forbidden words cannot be listened for.
+
+``level_db`` is the utterance's loudness so far: the loudest median of
+``window`` voiced chunks in a row (dB of the loudest channel), a figure
+that a weak first syllable does not hold down and one loud click does not
+push up. The table side compares it with its own speakers' (the same
+figure at the end of their utterances, ``watch.LevelGate``). Nothing here knows the game: the table side
+decides what is a flag.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from ..core.rules import ForbiddenWords
+from .capture import RATE, Block, Listener, RetryingListener, SoundDeviceListener, WavListener
+from .detect import CHUNK, DEFAULT_DETECTOR, DetectorName, Segmenter, judge, level_db
+
+log = logging.getLogger(__name__)
+
+Layout = Literal["single", "channels", "array"]
+#: a device named so is a WAV file played at its own pace (rehearsals, tests)
+FILE_PREFIX = "file:"
+Send = Callable[[tuple[Any, ...]], None]
+#: a louder utterance is told again only when it has grown by this much
+LEVEL_STEP_DB = 2.0
+NO_LEVEL = -120.0
+#: the recogniser hears this much before an utterance's onset (its first
+#: syllable is often in the chunks before the detector was sure)
+LEAD_CHUNKS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class EarsSettings:
+    """The club's ``[microphone]`` (docs/config.md)."""
+
+    device: str | None = None  # a PortAudio index or part of a name; None: the default
+    layout: Layout = "single"
+    channels: int = 1  # the card's channels (channels: one per seat; array: its mics)
+    detector: DetectorName = DEFAULT_DETECTOR
+    calibration: Path | None = None  # the array's seat calibration (``companion calibrate``)
+    words_model: str = ""  # a vosk model (name or folder) for forbidden words; "": none
+    words_threshold: float = 0.8
+    #: the ruleset's ``[listening.words]`` (the table fills it in)
+    phrases: Sequence[ForbiddenWords] = ()
+
+
+def open_listener(settings: EarsSettings) -> Listener:
+    device = settings.device
+    if device is not None and device.startswith(FILE_PREFIX):
+        return WavListener(Path(device[len(FILE_PREFIX) :]), realtime=True, blocksize=CHUNK)
+    return SoundDeviceListener(device, rate=RATE, channels=settings.channels, blocksize=CHUNK)
+
+
+class Hearing:
+    """Blocks in (any length, any channels), messages out; see the module's
+    docstring. One per listening process; also driven directly by tests."""
+
+    def __init__(self, settings: EarsSettings, send: Send, spotter: Any = None) -> None:
+        """``spotter``: a ``words.WordSpotter`` given instead of the one
+        ``settings.words_model`` names (tests)."""
+        self.settings = settings
+        self._send = send
+        self._judge = judge(settings.detector)
+        self._segmenter = Segmenter()
+        self._pending = np.zeros((0, max(1, settings.channels)), dtype=np.float32)
+        self._pending_at = 0.0
+        self._levels: list[float] = []  # the voiced chunks' levels, the last few
+        self._peak = NO_LEVEL  # the open utterance's loudness so far
+        self._told = NO_LEVEL  # the loudness last sent
+        self._spotter = spotter if spotter is not None else self._words(settings)
+        self._start = 0.0  # the utterance the recogniser hears
+        self._lead: deque[np.ndarray[Any, Any]] = deque(maxlen=LEAD_CHUNKS)
+
+    def block(self, block: Block) -> None:
+        samples = block.samples if block.samples.ndim == 2 else block.samples[:, None]
+        if len(self._pending) == 0:
+            self._pending_at = block.at
+        elif self._pending.shape[1] != samples.shape[1]:
+            self._pending = self._pending[:0]  # the card came back otherwise: start afresh
+            self._pending_at = block.at
+        self._pending = np.concatenate([self._pending, samples])
+        while len(self._pending) >= CHUNK:
+            chunk, self._pending = self._pending[:CHUNK], self._pending[CHUNK:]
+            at = self._pending_at
+            self._pending_at += CHUNK / RATE
+            self._chunk(at, chunk)
+
+    def _words(self, settings: EarsSettings) -> Any:
+        if not settings.words_model or not settings.phrases:
+            return None
+        from .words import open_word_spotter  # vosk: only with a model
+
+        try:
+            return open_word_spotter(
+                settings.words_model, settings.phrases, settings.words_threshold
+            )
+        except (ValueError, OSError, ImportError) as error:
+            self.status("words_off", " ".join(str(error).split()))
+            return None
+
+    def status(self, what: str, line: str) -> None:
+        self._send(("status", what, line))
+
+    def finish(self) -> None:
+        """The sound ended (a file): close what is open."""
+        was_open = self._segmenter.open_since is not None
+        segment = self._segmenter.flush()
+        if segment is not None:
+            self._send(("close", segment.start, segment.end, None, segment.confidence,
+                        self._peak))  # fmt: skip
+        elif was_open:
+            self._send(("close", 0.0, 0.0, None, 0.0, self._peak))
+
+    def _chunk(self, at: float, chunk: np.ndarray[Any, Any]) -> None:
+        # The detector hears the loudest channel: with a microphone per seat,
+        # the speaker's own; one Silero per channel would cost ten times more.
+        loudest = int(np.argmax(np.mean(np.square(chunk), axis=0))) if chunk.shape[1] > 1 else 0
+        mono = chunk[:, loudest]
+        probability = self._judge(mono)
+        was_open = self._segmenter.open_since is not None
+        segment = self._segmenter.feed(at, probability)
+        opened = self._segmenter.open_since
+        if probability >= self._segmenter.threshold:
+            self._levels = [*self._levels[-(self._segmenter.window - 1) :], level_db(mono)]
+            if opened is not None:
+                self._peak = max(self._peak, round(float(np.median(self._levels)), 1))
+        if opened is not None and not was_open:
+            self._send(("open", opened, None, round(probability, 3), self._peak))
+            self._told = self._peak
+        elif opened is not None and self._peak >= self._told + LEVEL_STEP_DB:
+            self._send(("level", self._peak))
+            self._told = self._peak
+        if segment is not None:
+            self._send(("close", segment.start, segment.end, None, segment.confidence,
+                        self._peak))  # fmt: skip
+        elif was_open and opened is None:  # too short to count: closed all the same
+            self._send(("close", at, at, None, 0.0, self._peak))
+        if self._spotter is not None:
+            self._recognise(mono, opened, was_open, segment is not None or opened is None)
+        if opened is None:
+            self._peak = self._told = NO_LEVEL
+
+    def _recognise(
+        self, mono: np.ndarray[Any, Any], opened: float | None, was_open: bool, ended: bool
+    ) -> None:
+        """The recogniser hears utterances only (a lead-in, the utterance):
+        free decoding of hours of room sound would cost a core."""
+        if opened is None and not was_open:
+            self._lead.append(mono)
+            return
+        if not was_open:
+            self._start = opened if opened is not None else 0.0
+            hits = [hit for lead in self._lead for hit in self._spotter.feed(lead)]
+            self._lead.clear()
+        else:
+            hits = []
+        hits += self._spotter.feed(mono)
+        if ended:
+            hits += self._spotter.flush()
+        for hit in hits:
+            self._send(("word", self._start, hit.phrase, hit.words, hit.confidence))
+
+
+def hear(
+    settings: EarsSettings,
+    send: Send,
+    stopping: threading.Event,
+    listener: Listener | None = None,
+) -> None:
+    """Listen until ``stopping`` (or a file's end), sending messages."""
+    hearing = Hearing(settings, send)
+    source = RetryingListener(listener or open_listener(settings), hearing.status)
+    source.run(hearing.block, stopping)
+    hearing.finish()

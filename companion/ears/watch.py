@@ -1,0 +1,127 @@
+"""Flags as they happen: the live counterpart of ``flags.flags_for``.
+
+The listening process says when an utterance opens and when it closes; the
+table side holds the game's state of the moment. ``FlagWatcher`` puts the
+two together: at an utterance's onset, speech that nobody may utter now
+(night, a vote, between speeches, another seat's minute) is flagged at once
+(at night one word can remove a player: the host decides there and then);
+while it goes on, the speaker's time running out makes it an overrun once
+``OVERRUN_GRACE_S`` has passed. One utterance gives at most one flag.
+
+Pure: the caller hands in the game time and the state; ``tick`` is called
+often (every few tens of ms) so that the moment a turn's time runs out is
+seen when it happens.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import deque
+from dataclasses import dataclass
+
+from ..core.state import Game
+from ..core.views import phase_name
+from .flags import OVERRUN_GRACE_S, Flag, rule_broken
+
+__all__ = ["FlagWatcher", "LevelGate", "Utterance"]
+
+
+@dataclass(slots=True)
+class Utterance:
+    start: float  # game seconds
+    seat: int | None
+    confidence: float
+    flagged: bool = False
+
+
+class FlagWatcher:
+    def __init__(self, grace_s: float = OVERRUN_GRACE_S) -> None:
+        self.grace_s = grace_s
+        self._open: Utterance | None = None
+        # The turn whose time has run out, and when it was first seen so.
+        self._over: tuple[int, str, int] | None = None
+        self._over_since = 0.0
+
+    @property
+    def hearing(self) -> bool:
+        return self._open is not None
+
+    def opened(
+        self, now: float, start: float, seat: int | None, confidence: float, game: Game | None
+    ) -> Flag | None:
+        """An utterance that began at ``start`` (game seconds) was just
+        recognised as one, at ``now``."""
+        self._open = Utterance(start, seat, confidence)
+        return self.tick(now, game)
+
+    def closed(self) -> None:
+        self._open = None
+
+    def attributed(self, seat: int | None, confidence: float) -> None:
+        """The layout now knows better whose the open utterance is."""
+        if self._open is not None and not self._open.flagged:
+            self._open.seat, self._open.confidence = seat, confidence
+
+    def tick(self, now: float, game: Game | None) -> Flag | None:
+        """The flag the open utterance earns by ``now``, once."""
+        if game is None:
+            return None
+        self._see_turn(now, game)
+        heard = self._open
+        if heard is None or heard.flagged:
+            return None
+        broken = rule_broken(game, heard.seat)
+        if broken is None:
+            return None
+        kind, seat = broken
+        at = heard.start
+        if kind in ("overrun", "last_word_overrun"):
+            # Finishing a word after the bell is not running over.
+            at = max(heard.start, self._over_since) + self.grace_s
+            if now < at:
+                return None
+        heard.flagged = True
+        return Flag(round(at, 3), kind, seat, heard.confidence, phase_name(game))
+
+    def _see_turn(self, now: float, game: Game) -> None:
+        turn = game.turn
+        if game.phase != "speeches" or turn is None or not game.turn_over:
+            self._over = None
+            return
+        key = (game.turn_at, turn.kind, turn.seat)
+        if key != self._over:
+            self._over, self._over_since = key, now
+
+
+class LevelGate:
+    """Speech is flagged only when it is about as loud as the table's own
+    speakers: other tables' talk, a café's babble, reaches the microphone
+    quieter than a player at this table, and to every detector it is speech.
+
+    The reference is learned from the game itself: the median loudness of
+    the last ``keep`` utterances heard while a speaker had the floor (at
+    least ``learn_from_s`` long). Until it has ``needs`` of them, nothing
+    is held back. ``below_db``: how much quieter than the reference speech
+    may be and still be flagged (docs/listening.md gives the figures it was
+    chosen by)."""
+
+    def __init__(
+        self, below_db: float = 12.0, keep: int = 25, needs: int = 3, learn_from_s: float = 0.5
+    ) -> None:
+        self.below_db = below_db
+        self.needs = needs
+        self.learn_from_s = learn_from_s
+        self._levels: deque[float] = deque(maxlen=keep)
+
+    def learn(self, level_db: float) -> None:
+        self._levels.append(level_db)
+
+    @property
+    def reference(self) -> float | None:
+        if len(self._levels) < self.needs:
+            return None
+        return float(statistics.median(self._levels))
+
+    def passes(self, level_db: float) -> bool:
+        reference = self.reference
+        return reference is None or level_db >= reference - self.below_db

@@ -1,0 +1,403 @@
+"""The ears live: real speech through the listening process's own code
+(``Hearing``: the real detector), its messages through the table's end
+(``EarsLink``: the watcher and the level gate) against the demo game's
+states, and the listening process spawned as the table spawns it."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import threading
+import time
+import wave
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from helpers import TOURNAMENT_ROLES
+
+from bench.ears_corpus import render
+from companion.assembly import LiveTable, Outputs, TableSpec
+from companion.config import MicrophoneConfig
+from companion.core.events import GameSetUp, SpeechFlagged
+from companion.core.state import Game
+from companion.ears.capture import BLOCK, RATE, Block
+from companion.ears.flags import OVERRUN_GRACE_S
+from companion.ears.hearing import EarsSettings, Hearing
+from companion.ears.link import ECHO_TAIL_S, EarsLink
+from companion.ears.watch import FlagWatcher, LevelGate
+from companion.ears.words import WordHit
+from companion.rulesets import load_ruleset
+from companion.voice.settings import VoiceSettings
+
+LEVEL = 0.1  # the utterance's peak level in the fixtures
+
+
+@pytest.fixture(scope="module")
+def utterance() -> np.ndarray[Any, Any]:
+    """About two seconds of Russian speech (espeak-ng)."""
+    speech = render("Я мирный житель, голосую за третьего", "ru", 165)
+    return (speech / np.abs(speech).max() * LEVEL).astype(np.float32)
+
+
+def _hear(samples: np.ndarray[Any, Any]) -> list[tuple[float, tuple[Any, ...]]]:
+    """Every message ``Hearing`` sends for the samples, with when (in the
+    recording's seconds) it was sent: the end of the block that caused it."""
+    messages: list[tuple[float, tuple[Any, ...]]] = []
+    clock = [0.0]
+    hearing = Hearing(EarsSettings(), lambda m: messages.append((clock[0], m)))
+    for first in range(0, len(samples), BLOCK):
+        clock[0] = (first + BLOCK) / RATE
+        hearing.block(Block(samples[first : first + BLOCK, None], first / RATE))
+    hearing.finish()
+    return messages
+
+
+class _Table:
+    """The table's side as EarsLink sees it: the game's state at each game
+    second (the demo's timeline), a clock the test moves, flags submitted."""
+
+    def __init__(self, timeline: list[tuple[float, Game]]) -> None:
+        self.timeline = timeline
+        self.now = 0.0
+        self.flags: list[SpeechFlagged] = []
+
+    def game(self) -> Game | None:
+        state = None
+        for at, game in self.timeline:
+            if at > self.now:
+                break
+            state = game
+        return state
+
+    def link(self, **options: Any) -> EarsLink:
+        # The recording's clock is the game's: monotonic == game seconds.
+        return EarsLink(
+            EarsSettings(),
+            lambda event: self.flags.append(event),  # type: ignore[arg-type]
+            self.game,
+            lambda: self.now,
+            monotonic=lambda: self.now,
+            **options,
+        )
+
+    def play(
+        self, link: EarsLink, messages: list[tuple[float, tuple[Any, ...]]], at: float
+    ) -> None:
+        """The messages of a recording that starts at game second ``at``,
+        with the link's ticks every 50 ms in between, as its thread runs."""
+        shifted = [(t + at, _shift(m, at)) for t, m in messages]
+        end = shifted[-1][0] + 1.0
+        self.now = at
+        while self.now < end:
+            for t, message in shifted:
+                if self.now - 0.05 < t <= self.now:
+                    link.heard(message)
+            link.tick()
+            self.now = round(self.now + 0.05, 3)
+
+
+def _shift(message: tuple[Any, ...], by: float) -> tuple[Any, ...]:
+    if message[0] == "open":
+        return (message[0], message[1] + by, *message[2:])
+    if message[0] == "close":
+        return (message[0], message[1] + by, message[2] + by, *message[3:])
+    return message
+
+
+def _moment(timeline: list[tuple[float, Game]], test: Callable[[Game], bool]) -> float:
+    return next(at for at, game in timeline if at > 0 and test(game))
+
+
+def test_hearing_sends_open_then_close_once_per_utterance(utterance: np.ndarray[Any, Any]) -> None:
+    silence = np.zeros(RATE, dtype=np.float32)
+    messages = _hear(np.concatenate([silence, utterance, silence, silence, utterance, silence]))
+    kinds = [m[0] for _, m in messages]
+    assert kinds == ["open", "close", "open", "close"]
+    (sent, opened), (_, closed) = messages[0], messages[1]
+    assert 0.9 <= opened[1] <= 1.2  # the utterance starts at 1 s
+    assert sent - opened[1] <= 0.3  # decided within a few chunks
+    assert closed[2] == pytest.approx(1 + len(utterance) / RATE, abs=0.5)
+    assert opened[4] == closed[5] > -40  # the onset level, the same in both
+
+
+def test_a_sound_too_short_to_be_speech_still_closes() -> None:
+    messages = _hear(np.zeros(RATE * 2, dtype=np.float32))
+    assert messages == []
+
+
+def test_each_phase_rule_through_the_real_detector(
+    timeline: list[tuple[float, Game]], utterance: np.ndarray[Any, Any]
+) -> None:
+    silence = np.zeros(RATE // 2, dtype=np.float32)
+    messages = _hear(np.concatenate([silence, utterance, silence]))
+    table = _Table(timeline)
+    night = _moment(timeline, lambda g: g.phase == "night")
+    vote = _moment(timeline, lambda g: g.phase == "voting")
+    speech = _moment(timeline, lambda g: g.turn is not None and not g.turn_over)
+    over = _moment(timeline, lambda g: g.turn is not None and g.turn_over and g.turn.kind != "last_word")  # fmt: skip
+    cases = [
+        (night + 1, "night"),
+        (vote + 0.2, "vote"),
+        (speech + 1, None),  # the speaker, in their time: one microphone cannot tell more
+        (over - 1.0, "overrun"),  # talking on past the bell
+    ]
+    for at, expected in cases:
+        table.flags.clear()
+        table.play(table.link(), messages, at)
+        assert [f.kind for f in table.flags] == ([expected] if expected else []), (at, expected)
+    # The overrun is the speaker's.
+    link = table.link()
+    table.play(link, messages, over - 1.0)
+    (flag,) = link.flags
+    assert flag.kind == "overrun" and flag.seat != 0
+    # Between speeches: the day's turns all given, nobody has the floor.
+    speaking = next(g for _, g in timeline if g.turn is not None)
+    between = dataclasses.replace(speaking, turn_at=len(speaking.turns))
+    assert between.turn is None
+    table = _Table([(0.0, between)])
+    table.play(table.link(), messages, 1.0)
+    assert [f.kind for f in table.flags] == ["between"]
+
+
+def test_the_table_s_own_voice_is_not_flagged(
+    timeline: list[tuple[float, Game]], utterance: np.ndarray[Any, Any]
+) -> None:
+    messages = _hear(np.concatenate([np.zeros(RATE // 2, np.float32), utterance]))
+    table = _Table(timeline)
+    night = _moment(timeline, lambda g: g.phase == "night") + 1
+    start = night + messages[0][1][1]
+    table.play(table.link(voice_until=lambda: start + 0.5), messages, night)  # the cue sounds
+    assert table.flags == []
+    table.play(table.link(voice_until=lambda: start - ECHO_TAIL_S - 0.1), messages, night)
+    assert [f.kind for f in table.flags] == ["night"]
+
+
+def test_the_level_gate_learns_the_speakers_and_holds_back_quieter_talk(
+    timeline: list[tuple[float, Game]], utterance: np.ndarray[Any, Any]
+) -> None:
+    pause = np.zeros(RATE // 2, dtype=np.float32)
+    loud = _hear(np.concatenate([pause, utterance, pause]))
+    far = _hear(np.concatenate([pause, utterance * 0.1, pause]))  # 20 dB quieter
+    table = _Table(timeline)
+    link = table.link()
+    speech = _moment(timeline, lambda g: g.turn is not None and not g.turn_over)
+    for n in range(link.gate.needs):  # the speaker's own utterances teach the gate
+        table.play(link, loud, speech + 0.5 + n * 4)
+    assert link.gate.reference is not None
+    assert link.flags == []
+    night = _moment(timeline, lambda g: g.phase == "night" and g.day > 0)
+    table.play(link, far, night + 1)
+    assert link.flags == []  # other tables' talk, far quieter than the table's speakers
+    table.play(link, loud, night + 6)
+    assert [f.kind for f in link.flags] == ["night"]
+
+
+def test_level_gate_before_and_after_learning() -> None:
+    gate = LevelGate(below_db=10, needs=2)
+    assert gate.passes(-80)  # nothing learned: nothing held back
+    gate.learn(-20)
+    gate.learn(-24)
+    assert gate.reference == -22
+    assert gate.passes(-31) and not gate.passes(-33)
+
+
+def test_watcher_gives_one_flag_per_utterance(timeline: list[tuple[float, Game]]) -> None:
+    night = next(game for _, game in timeline if game.phase == "night")
+    watcher = FlagWatcher()
+    assert watcher.opened(10.0, 9.9, None, 0.9, night) is not None
+    assert watcher.tick(10.5, night) is None
+    watcher.closed()
+    assert watcher.tick(11.0, night) is None
+    assert watcher.opened(12.0, 11.9, 3, 0.8, night) is not None
+
+
+def test_overrun_waits_for_the_grace(timeline: list[tuple[float, Game]]) -> None:
+    over = next(g for _, g in timeline if g.turn is not None and g.turn_over)
+    before = next(g for _, g in timeline if g.turn is not None and not g.turn_over)
+    watcher = FlagWatcher()
+    assert watcher.opened(0.0, 0.0, None, 0.9, before) is None
+    assert watcher.tick(1.0, over) is None  # the bell: time ran out now
+    assert watcher.tick(1.0 + OVERRUN_GRACE_S / 2, over) is None
+    flag = watcher.tick(1.0 + OVERRUN_GRACE_S, over)
+    assert flag is not None and flag.at == 1.0 + OVERRUN_GRACE_S
+
+
+# --- the listening process, spawned -------------------------------------------------------
+def _recording(path: Path, utterance: np.ndarray[Any, Any]) -> Path:
+    silence = np.zeros(RATE // 2, dtype=np.float32)
+    pcm = np.round(np.concatenate([silence, utterance, silence]) * 32767).astype("<i2")
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        out.writeframes(pcm.tobytes())
+    return path
+
+
+def test_the_listening_process_flags_speech_at_night(
+    tmp_path: Path, timeline: list[tuple[float, Game]], utterance: np.ndarray[Any, Any]
+) -> None:
+    night = next(game for _, game in timeline if game.phase == "night")
+    flagged = threading.Event()
+    flags: list[SpeechFlagged] = []
+
+    def submit(event: Any) -> None:
+        flags.append(event)
+        flagged.set()
+
+    wav = _recording(tmp_path / "table.wav", utterance)
+    link = EarsLink(EarsSettings(device=f"file:{wav}"), submit, lambda: night, time.monotonic)
+    link.start()
+    try:
+        assert flagged.wait(60), "no flag from the listening process"
+    finally:
+        link.close()
+    assert [f.kind for f in flags] == ["night"]
+    assert link._process.poll() is not None
+
+
+def test_a_microphone_that_cannot_open_is_told_once(tmp_path: Path) -> None:
+    notices: list[tuple[str, str]] = []
+    told = threading.Event()
+
+    def notice(what: str, line: str) -> None:
+        notices.append((what, line))
+        told.set()
+
+    link = EarsLink(
+        EarsSettings(device=f"file:{tmp_path / 'missing.wav'}"),
+        lambda event: None,
+        lambda: None,
+        time.monotonic,
+        on_notice=notice,
+    )
+    link.start()
+    try:
+        assert told.wait(60)
+    finally:
+        link.close()
+    (what, line), *_ = notices
+    assert what == "failed" and "missing.wav" in line
+
+
+def test_a_live_table_with_ears_journals_the_flag_and_proposes_it(
+    tmp_path: Path, utterance: np.ndarray[Any, Any]
+) -> None:
+    """The table as the console builds it, listening to a recording played at
+    its own pace: speech at night becomes a proposal in the host's queue and
+    a ``heard`` line in the journal."""
+    wav = _recording(tmp_path / "night.wav", utterance)
+    journal = tmp_path / "game.jsonl"
+    spec = TableSpec(
+        voice=VoiceSettings(captions_only=True),
+        seats="none",
+        journal=journal,
+        ears=EarsSettings(device=f"file:{wav}"),
+    )
+    rules = load_ruleset("tournament")
+    table = LiveTable(spec, rules, 10, outputs=Outputs(None, None))
+    table.submit(GameSetUp(rules, 10, TOURNAMENT_ROLES))
+    table.start()
+    try:
+        give_up = time.monotonic() + 60
+        while time.monotonic() < give_up:
+            game = table.game
+            if game is not None and game.proposals:
+                break
+            time.sleep(0.05)
+    finally:
+        table.close()
+    assert game is not None and game.phase == "night"
+    assert [p.reason for p in game.proposals] == ["heard_night"]
+    assert '"heard"' in journal.read_text(encoding="utf-8")
+
+
+async def test_the_console_listening_shows_the_flag_in_its_queue(
+    tmp_path: Path, utterance: np.ndarray[Any, Any]
+) -> None:
+    """As a host starts it (``companion console --microphone file:REC.wav``):
+    the table in its own process, the ears in theirs, the flag in the
+    console's proposal queue."""
+    from console_driver import config
+
+    from companion.console.app import ConsoleApp
+
+    wav = _recording(tmp_path / "night.wav", utterance)
+    cfg = dataclasses.replace(
+        config(tmp_path),
+        microphone=MicrophoneConfig(listen=True, device=f"file:{wav}"),
+    )
+    app = ConsoleApp(cfg)
+    assert app.own_process
+    async with app.run_test(size=(150, 45)) as pilot:
+        await pilot.pause()
+        await pilot.press("f5")  # a dealt tournament game: night 0
+        give_up = time.monotonic() + 90
+        queue = ""
+        while time.monotonic() < give_up:
+            await asyncio.sleep(0.1)
+            try:
+                queue = str(app.screen.query_one("#proposals").render())
+            except Exception:  # the table screen is not up yet
+                continue
+            if "микрофон" in queue:
+                break
+        assert "микрофон: речь ночью" in queue
+        assert "Микрофон: слушает" in app.parts_line()
+        await app.action_quit()
+
+
+class _Spotter:
+    """Stands in for vosk: counts what it hears, finds a phrase at the end
+    of each utterance (the real recogniser: tests/test_ears_vosk.py)."""
+
+    def __init__(self) -> None:
+        self.heard = 0
+        self.utterances = 0
+
+    def feed(self, samples: np.ndarray[Any, Any]) -> list[Any]:
+        self.heard += len(samples)
+        return []
+
+    def flush(self) -> list[Any]:
+        self.utterances += 1
+        return [WordHit("oath", "клянусь", 0.0, 0.5, 0.93)]
+
+
+def test_the_recogniser_hears_each_utterance_with_its_lead_in_only(
+    utterance: np.ndarray[Any, Any],
+) -> None:
+    spotter = _Spotter()
+    messages: list[tuple[Any, ...]] = []
+    hearing = Hearing(EarsSettings(), messages.append, spotter=spotter)
+    silence = np.zeros(RATE * 3, dtype=np.float32)
+    samples = np.concatenate([silence, utterance, silence])
+    for first in range(0, len(samples), BLOCK):
+        hearing.block(Block(samples[first : first + BLOCK, None], first / RATE))
+    words = [m for m in messages if m[0] == "word"]
+    assert words == [("word", messages[0][1], "oath", "клянусь", 0.93)]
+    assert spotter.utterances == 1
+    # The utterance and a lead-in, not the 6 s of silence around it.
+    assert len(utterance) < spotter.heard < len(utterance) + RATE * 1.5
+
+
+def test_a_word_flag_goes_to_the_table_with_the_phrase(timeline: list[tuple[float, Game]]) -> None:
+    table = _Table(timeline)
+    link = table.link()
+    table.now = _moment(timeline, lambda g: g.turn is not None and not g.turn_over) + 1
+    link.heard(("word", table.now - 0.5, "oath", "клянусь", 0.91))
+    assert table.flags == [SpeechFlagged("word", 0, 0.91, "oath", "клянусь")]
+
+
+def test_without_the_model_the_ears_go_on_and_say_why(tmp_path: Path) -> None:
+    messages: list[tuple[Any, ...]] = []
+    settings = EarsSettings(
+        words_model=str(tmp_path / "no-model"),
+        phrases=load_ruleset("club").forbidden_words,
+    )
+    Hearing(settings, messages.append)
+    ((kind, what, line),) = messages
+    assert (kind, what) == ("status", "words_off") and "no-model" in line
