@@ -197,7 +197,8 @@ def test_some_documents_load(folder: Path) -> None:
     assert check_config(config_toml(Config(), Path("x")).encode(), folder) == Config(
         source=folder / "config.toml",
         from_file=frozenset({"lang", *(f"{s}.{k}" for s, ks in SECTIONS.items() if ks for k in ks)})
-        - {"voice.voice", "voice.pack", "voice.device", "microphone.device"},
+        - {"voice.voice", "voice.pack", "voice.device", "microphone.device"}
+        - {"microphone.calibration", "microphone.words_model"},  # unset: shown commented out
     )
 
 
