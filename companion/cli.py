@@ -1,5 +1,5 @@
 """The command line: ``companion [console|demo|replay|resume|rulesets|say|voices|
-selftest|config|protocol|verify-deal|listen|models] ...``.
+selftest|config|protocol|verify-deal|listen|calibrate|models] ...``.
 
 ``companion`` alone opens the host's console. The commands over a past
 game (its protocol, its deal, a recording of it) are in ``cli_offline``.
@@ -20,7 +20,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .cli_offline import listen_command, listen_parser, protocol_command, protocol_parsers
+from .cli_offline import (
+    calibrate_command,
+    calibrate_parser,
+    listen_command,
+    listen_parser,
+    protocol_command,
+    protocol_parsers,
+)
 from .ears.models import models_command, models_parser
 from .protocol import report
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
@@ -71,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             config_command(args.action)
         elif args.command == "listen":
             listen_command(args)
+        elif args.command == "calibrate":
+            return calibrate_command(args)
         elif args.command == "models":
             return models_command(args)
     except BrokenPipeError:
@@ -184,6 +193,7 @@ def _parser() -> argparse.ArgumentParser:
     voices.add_argument("--seats", type=int, default=10)
     _config_parser(sub)
     listen_parser(sub)
+    calibrate_parser(sub, common)
     models_parser(sub, common)
     protocol_parsers(sub, common)
     return parser

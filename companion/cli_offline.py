@@ -75,8 +75,10 @@ def listen_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="the speech in a recording, and with its journal the flags (docs/listening.md)",
     )
     listen.add_argument("audio", help="a 16 kHz WAV recording of the table")
-    listen.add_argument("--layout", choices=("single", "channels"), default="single",
-                        help="one microphone, or one per seat (channel n is seat n + 1)")  # fmt: skip
+    listen.add_argument("--layout", choices=("single", "channels", "array"), default="single",
+                        help="one microphone, one per seat (channel n is seat n + 1), or an array")  # fmt: skip
+    listen.add_argument("--calibration", metavar="FILE",
+                        help="with --layout array: companion calibrate's file (default: the club's)")  # fmt: skip
     listen.add_argument("--journal", help="the game's journal: flags from its phases")
     listen.add_argument("--detector", choices=("webrtc", "silero", "both"), default="both")
     listen.add_argument("--json", action="store_true", help="print JSON (the only output so far)")
@@ -91,5 +93,54 @@ def listen_command(args: argparse.Namespace) -> None:
         journal=Path(args.journal) if args.journal else None,
         load_ruleset=load_ruleset,
         detector=args.detector,
+        calibration=_calibration(args),
     )
     print(json.dumps(result, ensure_ascii=False))
+
+
+def _calibration(args: argparse.Namespace) -> Path | None:
+    """--calibration, else the config's ``[microphone] calibration`` (None:
+    the club's data folder's, ``ears.calibration.default_path``)."""
+    if args.calibration:
+        return Path(args.calibration)
+    if args.layout != "array":
+        return None
+    from .config import load_config
+
+    return load_config().microphone.calibration
+
+
+def calibrate_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    calibrate = sub.add_parser(
+        "calibrate",
+        parents=[common],
+        help="hear each seat once through the array and save where it is (docs/listening.md)",
+    )
+    calibrate.add_argument("--device", help="the array's input device, by name or index (default: the config's microphone)")  # fmt: skip
+    calibrate.add_argument("--seats", type=int, help="how many seats (default: the config's table)")
+    calibrate.add_argument("--out", metavar="FILE", help="where to save it (default: the club's data folder)")  # fmt: skip
+    calibrate.add_argument("--from-wav", metavar="FILE", help="a recording in which each seat speaks in turn, instead of the device")  # fmt: skip
+    calibrate.add_argument("--array", default="respeaker-6mic", help="the array: respeaker-6mic (default) or respeaker-4mic")  # fmt: skip
+    calibrate.add_argument("--wait", type=float, default=15.0, help="seconds of sound to wait for each seat (15)")  # fmt: skip
+    calibrate.add_argument("--silent", action="store_true", help="print the prompts, do not speak them")  # fmt: skip
+
+
+def calibrate_command(args: argparse.Namespace) -> int:
+    from .config import load_config
+    from .ears.calibrate import run_command
+
+    config = load_config()
+    return run_command(
+        seats=args.seats if args.seats is not None else config.table.seats,
+        array=args.array,
+        out=Path(args.out) if args.out else config.microphone.calibration,
+        from_wav=Path(args.from_wav) if args.from_wav else None,
+        device=args.device if args.device is not None else config.microphone.device,
+        wait_s=args.wait,
+        speak=not args.silent and not config.voice.captions_only,
+        lang=args.lang,
+        voice_device=config.voice.device,
+        detector=config.microphone.detector,  # type: ignore[arg-type]  # checked by the config's reader
+    )

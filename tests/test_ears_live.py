@@ -42,15 +42,18 @@ def utterance() -> np.ndarray[Any, Any]:
     return (speech / np.abs(speech).max() * LEVEL).astype(np.float32)
 
 
-def _hear(samples: np.ndarray[Any, Any]) -> list[tuple[float, tuple[Any, ...]]]:
+def _hear(
+    samples: np.ndarray[Any, Any], settings: EarsSettings | None = None
+) -> list[tuple[float, tuple[Any, ...]]]:
     """Every message ``Hearing`` sends for the samples, with when (in the
     recording's seconds) it was sent: the end of the block that caused it."""
     messages: list[tuple[float, tuple[Any, ...]]] = []
     clock = [0.0]
-    hearing = Hearing(EarsSettings(), lambda m: messages.append((clock[0], m)))
+    hearing = Hearing(settings or EarsSettings(), lambda m: messages.append((clock[0], m)))
+    columns = samples if samples.ndim == 2 else samples[:, None]
     for first in range(0, len(samples), BLOCK):
         clock[0] = (first + BLOCK) / RATE
-        hearing.block(Block(samples[first : first + BLOCK, None], first / RATE))
+        hearing.block(Block(columns[first : first + BLOCK], first / RATE))
     hearing.finish()
     return messages
 
@@ -72,10 +75,10 @@ class _Table:
             state = game
         return state
 
-    def link(self, **options: Any) -> EarsLink:
+    def link(self, settings: EarsSettings | None = None, **options: Any) -> EarsLink:
         # The recording's clock is the game's: monotonic == game seconds.
         return EarsLink(
-            EarsSettings(),
+            settings or EarsSettings(),
             lambda event: self.flags.append(event),  # type: ignore[arg-type]
             self.game,
             lambda: self.now,
@@ -401,3 +404,26 @@ def test_without_the_model_the_ears_go_on_and_say_why(tmp_path: Path) -> None:
     Hearing(settings, messages.append)
     ((kind, what, line),) = messages
     assert (kind, what) == ("status", "words_off") and "no-model" in line
+
+
+def test_a_microphone_per_seat_names_the_seat_and_drops_what_no_seat_claims(
+    timeline: list[tuple[float, Game]], utterance: np.ndarray[Any, Any]
+) -> None:
+    """Three seats' microphones: a player at seat 2 (8 dB quieter on the
+    others) is flagged with their seat; the same voice equally loud on every
+    microphone (the room, the next table) is nobody's and not flagged."""
+    settings = EarsSettings(layout="channels", channels=3)
+    pause = np.zeros(RATE // 2, dtype=np.float32)
+    mono = np.concatenate([pause, utterance, pause])
+    near = 10 ** (-8 / 20)
+    player = np.stack([mono * near, mono, mono * near], axis=1)
+    room = np.stack([mono, mono, mono], axis=1) * 0.5
+    table = _Table(timeline)
+    night = _moment(timeline, lambda g: g.phase == "night") + 1
+    heard = _hear(player, settings)
+    assert heard[0][1][0] == "open" and heard[0][1][2] == 2
+    table.play(table.link(settings), heard, night)
+    assert [(f.kind, f.seat) for f in table.flags] == [("night", 2)]
+    table.flags.clear()
+    table.play(table.link(settings), _hear(room, settings), night + 5)
+    assert table.flags == []

@@ -419,9 +419,12 @@ class ConsoleApp(App[None]):
     def on_table_notice(self, message: TableNotice) -> None:
         if message.table != self.tables:
             return
-        key = {"lost": "mic_lost", "back": "mic_back", "words_off": "mic_words_off"}.get(
-            message.what, "mic_failed"
-        )
+        key = {
+            "lost": "mic_lost",
+            "back": "mic_back",
+            "words_off": "mic_words_off",
+            "no_seats": "mic_no_seats",
+        }.get(message.what, "mic_failed")
         self.notify(
             self.words(key, reason=message.line),
             severity="information" if message.what == "back" else "warning",

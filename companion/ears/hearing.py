@@ -96,6 +96,9 @@ class Hearing:
         self._peak = NO_LEVEL  # the open utterance's loudness so far
         self._told = NO_LEVEL  # the loudness last sent
         self._spotter = spotter if spotter is not None else self._words(settings)
+        self._tracker = self._seats(settings)
+        self._seat: tuple[int | None, float] = (None, 0.0)
+        self._chunks_before: deque[np.ndarray[Any, Any]] = deque(maxlen=LEAD_CHUNKS)
         self._start = 0.0  # the utterance the recogniser hears
         self._lead: deque[np.ndarray[Any, Any]] = deque(maxlen=LEAD_CHUNKS)
 
@@ -112,6 +115,19 @@ class Hearing:
             at = self._pending_at
             self._pending_at += CHUNK / RATE
             self._chunk(at, chunk)
+
+    def _seats(self, settings: EarsSettings) -> Any:
+        """Who spoke, for a layout with more than one microphone; a missing
+        calibration is said once and the ears go on without seats."""
+        if settings.layout == "single":
+            return None
+        from .attribution import tracker_for
+
+        try:
+            return tracker_for(settings.layout, settings.channels, settings.calibration)
+        except (ValueError, OSError) as error:
+            self.status("no_seats", " ".join(str(error).split()))
+            return None
 
     def _words(self, settings: EarsSettings) -> Any:
         if not settings.words_model or not settings.phrases:
@@ -152,21 +168,44 @@ class Hearing:
             self._levels = [*self._levels[-(self._segmenter.window - 1) :], level_db(mono)]
             if opened is not None:
                 self._peak = max(self._peak, round(float(np.median(self._levels)), 1))
+        if self._tracker is not None:
+            self._track(chunk, opened, was_open)
+        seat = self._seat[0]
         if opened is not None and not was_open:
-            self._send(("open", opened, None, round(probability, 3), self._peak))
+            self._send(("open", opened, seat, round(probability, 3), self._peak))
             self._told = self._peak
         elif opened is not None and self._peak >= self._told + LEVEL_STEP_DB:
             self._send(("level", self._peak))
             self._told = self._peak
         if segment is not None:
-            self._send(("close", segment.start, segment.end, None, segment.confidence,
+            self._send(("close", segment.start, segment.end, seat, segment.confidence,
                         self._peak))  # fmt: skip
         elif was_open and opened is None:  # too short to count: closed all the same
-            self._send(("close", at, at, None, 0.0, self._peak))
+            self._send(("close", at, at, seat, 0.0, self._peak))
         if self._spotter is not None:
             self._recognise(mono, opened, was_open, segment is not None or opened is None)
         if opened is None:
             self._peak = self._told = NO_LEVEL
+            self._seat = (None, 0.0)
+
+    def _track(self, chunk: np.ndarray[Any, Any], opened: float | None, was_open: bool) -> None:
+        """Feed the seat tracker the utterance (and the chunks that opened
+        it); tell the table when its verdict changes."""
+        if opened is None:
+            if was_open:
+                self._tracker.reset()
+            self._chunks_before.append(chunk)
+            return
+        if not was_open:
+            for before in self._chunks_before:
+                self._tracker.feed(before)
+            self._chunks_before.clear()
+        self._tracker.feed(chunk)
+        seat, confidence = self._tracker.verdict()
+        if seat != self._seat[0]:
+            self._seat = (seat, round(confidence, 3))
+            if was_open:
+                self._send(("seat", seat, self._seat[1]))
 
     def _recognise(
         self, mono: np.ndarray[Any, Any], opened: float | None, was_open: bool, ended: bool

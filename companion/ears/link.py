@@ -73,6 +73,7 @@ class EarsLink:
         # The utterance heard and not yet watched: (start, seat, confidence)
         # until it is as loud as the table's speakers.
         self._heard: tuple[float, int | None, float] | None = None
+        self._level = -120.0  # its loudness so far
         self._monotonic = monotonic
         self.watcher = FlagWatcher()
         self.gate = LevelGate()
@@ -148,13 +149,16 @@ class EarsLink:
         if kind == "open":
             _, start, seat, confidence, level = message
             self._heard = None if self._own_voice(start) else (start, seat, confidence)
+            self._level = level
             self._louder(now, level, game)
         elif kind == "level":
+            self._level = message[1]
             self._louder(now, message[1], game)
         elif kind == "seat":
+            self.watcher.attributed(message[1], message[2])
             if self._heard is not None:
                 self._heard = (self._heard[0], message[1], message[2])
-            self.watcher.attributed(message[1], message[2])
+                self._louder(now, self._level, game)
         elif kind == "close":
             _, start, end, _seat, _confidence, level = message
             if self.watcher.hearing:
@@ -181,8 +185,14 @@ class EarsLink:
         self._submit(event)
 
     def _louder(self, now: float, level: float, game: Game | None) -> None:
-        """The utterance heard is loud enough to be the table's: watch it."""
+        """The utterance heard is loud enough to be the table's: watch it.
+        With a microphone per seat or an array, only once a seat claims it:
+        a sound no seat's microphone or direction claims (the next table,
+        the room) is not the table's."""
         if self._heard is not None and self.gate.passes(level):
+            if self.settings.layout != "single" and self._heard[1] is None:
+                self._level = level
+                return
             start, seat, confidence = self._heard
             self._heard = None
             self._flag(self.watcher.opened(now, self._game_time(start), seat, confidence, game))

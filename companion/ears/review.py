@@ -1,9 +1,11 @@
-"""Offline review: ``companion listen AUDIO.wav [--layout single|channels]
-[--journal J] --json`` (docs/listening.md).
+"""Offline review: ``companion listen AUDIO.wav [--layout single|channels|array]
+[--calibration FILE] [--journal J] --json`` (docs/listening.md).
 
 The recording's segments, and with the game's journal the flags: the
 recording is taken to start at the game's setup (time 0 of the journal),
-as the table records it.
+as the table records it. Who spoke: ``attribution.ChannelSegments`` with a
+microphone per seat, ``array.ArraySeats`` with the array (one seat per
+segment, from the calibration).
 """
 
 from __future__ import annotations
@@ -12,19 +14,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
-
 from ..core.rules import Ruleset
 from ..core.state import Game
+from .attribution import ChannelSegments, SeatTracker
 from .capture import RATE, Samples, read_wav
-from .detect import CHUNK, DetectorName, Segment, segments
+from .detect import DetectorName, Segment, judge, segments
 from .flags import flags_for
 
-Layout = Literal["single", "channels"]
-LAYOUTS: tuple[Layout, ...] = ("single", "channels")
-#: with a microphone per seat, a channel speaks only if it is this much
-#: louder than the next loudest (a neighbour's voice reaches every mic)
-CROSSTALK_DB = 6.0
+Layout = Literal["single", "channels", "array"]
+LAYOUTS: tuple[Layout, ...] = ("single", "channels", "array")
 
 
 def review(
@@ -34,12 +32,26 @@ def review(
     journal: Path | None = None,
     load_ruleset: Callable[[str], Ruleset] | None = None,
     detector: DetectorName = "both",
+    calibration: Path | None = None,
 ) -> dict[str, Any]:
-    """``{"segments": [...], "flags": [...]}`` (flags only with a journal)."""
+    """``{"segments": [...], "flags": [...]}`` (flags only with a journal).
+    ``calibration``: the array's (default: ``calibration.default_path()``)."""
+    if layout == "array":  # a missing or bad calibration is told before any work
+        from .calibration import default_path, load
+
+        calibrated = load(calibration or default_path())
     samples, rate = read_wav(audio)
     if rate != RATE:
         raise OSError(f"{audio}: {rate} Hz; the ears take {RATE} Hz (resample it first)")
-    found = _single(samples, detector) if layout == "single" else _channels(samples, detector)
+    if layout == "single":
+        found = _single(samples, detector)
+    elif layout == "channels":
+        found = by_channels(samples, detector)
+    else:
+        from .array import ArraySeats, mic_columns
+
+        mics = mic_columns(samples, calibrated.shape, str(audio))
+        found = one_seat_each(mics.mean(axis=1), mics, detector, ArraySeats(calibrated))
     out: dict[str, Any] = {
         "segments": [
             {"start": s.start, "end": s.end, "seat": s.seat, "confidence": s.confidence}
@@ -67,23 +79,27 @@ def _single(samples: Samples, detector: DetectorName) -> list[Segment]:
     return _segments(mono, detector, None)
 
 
-def _channels(samples: Samples, detector: DetectorName) -> list[Segment]:
-    """Channel n is seat n + 1. A chunk counts on a channel only where that
-    channel is the loudest by ``CROSSTALK_DB``: elsewhere it is silence."""
-    frames = len(samples) - len(samples) % CHUNK
-    power = (samples[:frames] ** 2).reshape(-1, CHUNK, samples.shape[1]).mean(axis=1) + 1e-12
-    loudest = power.argmax(axis=1)
-    ordered = np.sort(power, axis=1)
-    margin = 10 * np.log10(ordered[:, -1] / ordered[:, -2]) if samples.shape[1] > 1 else None
-    found: list[Segment] = []
-    for channel in range(samples.shape[1]):
-        keep = loudest == channel
-        if margin is not None:
-            keep &= margin >= CROSSTALK_DB
-        mask = np.repeat(keep, CHUNK).astype(np.float32)
-        mono = samples[:frames, channel] * mask
-        found += _segments(mono, detector, channel + 1)
-    return sorted(found, key=lambda s: s.start)
+def by_channels(samples: Samples, detector: DetectorName) -> list[Segment]:
+    """Channel n is seat n + 1 (``attribution.ChannelSegments``): a segment
+    per seat, two when two seats talk over each other."""
+    seats = ChannelSegments(samples.shape[1], judge(detector))
+    found = seats.feed(samples) + seats.flush()
+    return sorted(found, key=lambda s: (s.start, s.seat or 0))
+
+
+def one_seat_each(
+    mono: Samples, samples: Samples, detector: DetectorName, tracker: SeatTracker
+) -> list[Segment]:
+    """The utterances heard in ``mono`` (the array's mean), each given the
+    seat that ``tracker`` finds in its span of ``samples``; the confidence
+    is the detector's times the seat's."""
+    found = []
+    for segment in segments(mono, detector):
+        tracker.reset()
+        tracker.feed(samples[round(segment.start * RATE) : round(segment.end * RATE)])
+        seat, sure = tracker.verdict()
+        found.append(Segment(segment.start, segment.end, round(segment.confidence * sure, 3), seat))
+    return found
 
 
 def _segments(mono: Samples, detector: DetectorName, seat: int | None) -> list[Segment]:

@@ -1,0 +1,232 @@
+"""Who spoke: the ``SeatTracker`` port and the microphone-per-seat layout.
+
+A ``SeatTracker`` is fed the chunks of one segment (frames x the card's
+channels) and gives that segment one seat with a confidence; ``reset``
+readies it for the next. Two implement it: ``ChannelSeats`` here (a
+microphone per seat, channel n is seat n + 1) and ``array.ArraySeats`` (a
+small array in the middle, after ``companion calibrate``). The live
+listener and ``companion listen`` use either the same way.
+
+With a microphone per seat every voice reaches every microphone, its own
+seat's loudest: in a reverberant room a neighbour's cardioid gooseneck
+hears it only 6-8 dB lower, an omnidirectional one 2-4 dB lower
+(bench/ears_room.py). A 32 ms chunk counts for a channel (``speaking``)
+where that channel is louder than both its neighbours round the table and
+at least ``ABOVE_ROOM_DB`` above the median channel (the room's level).
+Neighbours, not all others: two players talking at once at either end of
+the table both count, each on their own channel, so an interjection over
+the speaker whose minute it is is not lost (a rule of "the loudest by
+6 dB" zeroed those chunks, and in a reverberant room half of every
+utterance with them, docs/listening.md). ``ChannelSegments`` turns that into an utterance per
+seat, with one voice detector on the loudest channel rather than one per
+channel (twelve would cost twelve times the ears' CPU budget).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from .capture import RATE, Samples
+from .detect import CHUNK, Segment, Segmenter
+
+#: a channel speaks only this far above the room (the median channel's level)
+ABOVE_ROOM_DB = 3.0
+
+Mask = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float64]
+
+
+class SeatTracker(Protocol):
+    def feed(self, chunk: Samples) -> None:
+        """More of the segment: (frames, channels) as the card gives them."""
+
+    def verdict(self) -> tuple[int | None, float]:
+        """The segment's seat (None: cannot tell) and a confidence 0..1."""
+
+    def reset(self) -> None:
+        """Forget the segment: the next one starts."""
+
+
+def tracker_for(layout: str, channels: int, calibration: Path | None = None) -> SeatTracker | None:
+    """The tracker of a layout: none for one microphone, ``ChannelSeats``
+    for a microphone per seat, ``ArraySeats`` for the array from its
+    calibration (None: the club's, ``calibration.default_path()``);
+    ``CalibrationError`` in one line when that is missing or bad."""
+    if layout == "channels":
+        return ChannelSeats(channels)
+    if layout != "array":
+        return None
+    from .array import ArraySeats
+    from .calibration import default_path, load
+
+    return ArraySeats(load(calibration or default_path()))
+
+
+def chunk_power(samples: Samples) -> Floats:
+    """Mean power of each whole ``CHUNK`` of each channel: (chunks, channels)."""
+    usable = len(samples) - len(samples) % CHUNK
+    frames = samples[:usable].reshape(-1, CHUNK, samples.shape[1])
+    sums = np.einsum("kfc,kfc->kc", frames, frames)  # float32 and fast; exact enough to compare
+    power: Floats = sums.astype(np.float64) / CHUNK + 1e-12
+    return power
+
+
+#: ``ABOVE_ROOM_DB`` as a power ratio (the rule compares powers: no logarithms)
+_ABOVE_ROOM = 10 ** (ABOVE_ROOM_DB / 10)
+
+
+def speaking(power: Floats) -> Mask:
+    """Which channel speaks in each chunk (chunks, channels): louder than
+    both neighbours round the table and ``ABOVE_ROOM_DB`` over the median
+    channel (the lower one of an even count). One channel: it speaks (there
+    is no one else's)."""
+    channels = power.shape[1]
+    if channels == 1:
+        return np.ones_like(power, dtype=bool)
+    before, after = _neighbours(channels)
+    left, right = power[:, before], power[:, after]
+    middle = (channels - 1) // 2
+    room = np.partition(power, middle, axis=1)[:, middle : middle + 1]
+    mask: Mask = (power > left) & (power > right) & (power >= room * _ABOVE_ROOM)
+    return mask
+
+
+@cache
+def _neighbours(channels: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Each seat's neighbours round the table: the one before and after."""
+    order = np.arange(channels)
+    return order - 1, (order + 1) % channels
+
+
+def loudest(chunk: Samples) -> Samples:
+    """The loudest channel of a chunk: what the one voice detector hears."""
+    if chunk.shape[1] == 1:
+        return chunk[:, 0]
+    mono: Samples = chunk[:, int(np.argmax(chunk_power(chunk)[0]))]
+    return mono
+
+
+def loudest_track(samples: Samples) -> Samples:
+    """A recording as the one voice detector hears it: each chunk from its
+    loudest channel."""
+    power = chunk_power(samples)
+    columns = np.repeat(power.argmax(axis=1), CHUNK)
+    track: Samples = samples[np.arange(len(columns)), columns]
+    return track
+
+
+class _Chunker:
+    """Blocks of any length in, whole ``CHUNK``s out (the rest waits)."""
+
+    def __init__(self) -> None:
+        self._held: Samples | None = None
+
+    def take(self, block: Samples) -> Samples:
+        data = block if self._held is None else np.concatenate([self._held, block])
+        usable = len(data) - len(data) % CHUNK
+        self._held = data[usable:].copy() if usable < len(data) else None
+        whole: Samples = data[:usable]
+        return whole
+
+    def clear(self) -> None:
+        self._held = None
+
+
+class ChannelSeats:
+    """A ``SeatTracker`` for a microphone per seat: the seat whose channel
+    spoke in most of the segment's chunks (``speaking``); the confidence is
+    its share of the chunks in which any channel spoke."""
+
+    def __init__(self, channels: int) -> None:
+        self.channels = channels
+        self._chunks = _Chunker()
+        self._counts = np.zeros(channels, dtype=np.int64)
+        self._energy = np.zeros(channels)
+
+    def feed(self, chunk: Samples) -> None:
+        if chunk.shape[1] != self.channels:
+            raise ValueError(f"a block of {chunk.shape[1]} channels; the table has {self.channels}")
+        whole = self._chunks.take(chunk)
+        if len(whole):
+            power = chunk_power(whole)
+            self._counts += speaking(power).sum(axis=0)
+            self._energy += power.sum(axis=0)
+
+    def verdict(self) -> tuple[int | None, float]:
+        total = int(self._counts.sum())
+        if total == 0:
+            return None, 0.0
+        # Most chunks; between equal counts, the louder channel.
+        best = int(np.lexsort((self._energy, self._counts))[-1])
+        return best + 1, round(float(self._counts[best]) / total, 3)
+
+    def reset(self) -> None:
+        self._chunks.clear()
+        self._counts[:] = 0
+        self._energy[:] = 0.0
+
+
+Judge = Callable[[Samples], float]
+
+
+class ChannelSegments:
+    """Utterances per seat, chunk by chunk: ``judge`` (a voice detector)
+    hears the loudest channel of each chunk, and each channel's ``Segmenter``
+    gets its probability where that channel speaks (``speaking``) and 0
+    elsewhere. Overlapping talk from two seats gives two segments."""
+
+    def __init__(self, channels: int, judge: Judge, start_at: float = 0.0) -> None:
+        self.channels = channels
+        self._judge = judge
+        self._segmenters = [Segmenter() for _ in range(channels)]
+        self._chunks = _Chunker()
+        self._start_at = start_at
+        self._count = 0  # chunks judged: their time from a count, not a running sum
+        self._silent = [0] * channels  # silent chunks each closed segmenter was fed in a row
+
+    def feed(self, block: Samples) -> list[Segment]:
+        """A block of any length (frames, channels); the utterances that ended in it."""
+        whole = self._chunks.take(block)
+        if not len(whole):
+            return []
+        power = chunk_power(whole)
+        mask = speaking(power)
+        ended: list[Segment] = []
+        for k in range(len(mask)):
+            column = int(np.argmax(power[k]))
+            probability = self._judge(whole[k * CHUNK : (k + 1) * CHUNK, column])
+            at = self._start_at + self._count * CHUNK / RATE
+            self._count += 1
+            for channel, segmenter in enumerate(self._segmenters):
+                heard = probability if mask[k, channel] else 0.0
+                # A silent seat's segmenter, closed and with only silence in
+                # its window, would learn nothing from one more silent chunk.
+                if heard == 0.0 and segmenter.open_since is None:
+                    if self._silent[channel] >= segmenter.window:
+                        continue
+                    self._silent[channel] += 1
+                else:
+                    self._silent[channel] = 0
+                found = segmenter.feed(at, heard)
+                if found is not None:
+                    ended.append(_seated(found, channel))
+        return ended
+
+    def flush(self) -> list[Segment]:
+        """The utterances still open when the sound ends."""
+        ended = []
+        for channel, segmenter in enumerate(self._segmenters):
+            found = segmenter.flush()
+            if found is not None:
+                ended.append(_seated(found, channel))
+        return ended
+
+
+def _seated(segment: Segment, channel: int) -> Segment:
+    return Segment(segment.start, segment.end, segment.confidence, channel + 1)
