@@ -11,7 +11,10 @@ Run ``python bench/ears.py`` (``--minutes 2``). For each detector it prints:
 - onset -> flag latency p50/p99: from an utterance's first sample to the
   moment the segmenter has seen enough to open a segment (the end of the
   chunk that decided it);
-- CPU seconds per second of audio.
+- CPU seconds per second of audio;
+- seat attribution for a microphone per seat and for the calibrated array,
+  on the simulated club table (``bench/ears_seats.py``; ``--no-seats``
+  leaves it out).
 
 Targets: recall >= 0.95 and <= 1 false flag per 30 minutes, latency p50
 <= 300 ms, CPU <= 0.02 s per second of audio. It asserts nothing.
@@ -180,6 +183,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=2.0, help="minutes per clip (2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--no-seats", action="store_true", help="leave out seat attribution (bench/ears_seats.py)"
+    )
     args = parser.parse_args()
     clips = [
         (noise, snr, make_corpus(args.seed + n, args.minutes, snr, noise))
@@ -215,6 +221,11 @@ def main() -> None:
     print(
         "targets: recall >= 0.95 and <= 1 false flag per 30 min; latency p50 <= 300 ms; CPU <= 0.02 s/s"
     )
+    if not args.no_seats:
+        from bench.ears_seats import attribution_figures, print_figures  # pyroomacoustics
+
+        print("seat attribution on the simulated club table (bench/ears_seats.py):")
+        print_figures(attribution_figures(seed=args.seed))
 
 
 if __name__ == "__main__":

@@ -237,13 +237,19 @@ def main() -> None:
     f = attribution_figures(
         args.minutes, args.seed, args.rooms, geometry_name=args.array, seat_mic=args.seat_mic
     )
+    print_figures(f, args.seat_mic)
+    print(f"{time.perf_counter() - started:.0f} s to run")
+
+
+def print_figures(f: dict[str, Any], seat_mic: str = "cardioid") -> None:
+    """``attribution_figures``' result as lines (bench/ears.py prints them too)."""
     for room in f["rooms"]:
         print(f"room {room['seed']}: {room['seats']} seats, RT60 {room['rt60']} s, SNR {room['snr_db']:g} dB")  # fmt: skip
-    mics = "a cardioid" if args.seat_mic == "cardioid" else "an omnidirectional"
+    mics = "a cardioid" if seat_mic == "cardioid" else "an omnidirectional"
     print(_line(f"channels ({mics} gooseneck per seat)", f["channels"]))
     print(_line("  the same, one seat a segment (ChannelSeats)", f["channel_seats"]))
     print(_line(f"array ({f['array']['geometry']}, {f['array']['calibrated']} seats calibrated)", f["array"]))  # fmt: skip
-    print(f"detector {f['detector']}; {f['minutes']:g} min a room; {time.perf_counter() - started:.0f} s to run")  # fmt: skip
+    print(f"detector {f['detector']}; {f['minutes']:g} min a room")
     print("targets: channels >= 95 %, array after calibration >= 85 %")
 
 
