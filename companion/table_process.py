@@ -33,6 +33,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from .child_log import log_to
 from .core.events import Event
 from .core.rules import Ruleset
 from .core.state import Game
@@ -266,17 +267,7 @@ def serve(orders: Connection, news: Connection, log_file: Path | None, voice: An
     console's messages until it says close (or goes away)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ctrl+c is the console's to handle
     if log_file is not None:
-        # The console draws on the terminal: nothing of ours (or of libasound)
-        # may write there. Everything goes to the console's log file.
-        fd = os.open(log_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        os.close(fd)
-        logging.basicConfig(
-            filename=log_file,
-            level=logging.INFO,
-            format="%(asctime)s %(levelname)s table %(name)s: %(message)s",
-        )
+        log_to(log_file, "table")
     from . import assembly  # the slow imports, while the host sets up the game
 
     # The audio callback needs the interpreter every few ms: while the table

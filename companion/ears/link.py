@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import signal
 import socket
 import subprocess
@@ -26,6 +25,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from ..child_log import log_to
 from ..core.events import WORD_KIND, Event, SpeechFlagged
 from ..core.state import Game
 from .hearing import EarsSettings, hear
@@ -187,7 +187,7 @@ class EarsLink:
     def _louder(self, now: float, level: float, game: Game | None) -> None:
         """The utterance heard is loud enough to be the table's: watch it.
         With a microphone per seat or an array, only once a seat claims it:
-        a sound no seat's microphone or direction claims (the next table,
+        a sound no seat's microphone claims (the next table,
         the room) is not the table's."""
         if self._heard is not None and self.gate.passes(level):
             if self.settings.layout != "single" and self._heard[1] is None:
@@ -222,15 +222,7 @@ def _log_file() -> Path | None:
 def serve(conn: Connection, settings: EarsSettings, log_file: Path | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ctrl+c is the console's
     if log_file is not None:
-        fd = os.open(log_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        os.close(fd)
-        logging.basicConfig(
-            filename=log_file,
-            level=logging.INFO,
-            format="%(asctime)s %(levelname)s ears %(name)s: %(message)s",
-        )
+        log_to(log_file, "ears")
     stopping = threading.Event()
 
     def wait_for_close() -> None:
