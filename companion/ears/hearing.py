@@ -40,6 +40,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..core.rules import ForbiddenWords
+from .attribution import loudest, tracker_for
 from .capture import RATE, Block, Listener, RetryingListener, SoundDeviceListener, WavListener
 from .detect import CHUNK, DEFAULT_DETECTOR, DetectorName, Segmenter, judge, level_db
 
@@ -98,9 +99,12 @@ class Hearing:
         self._spotter = spotter if spotter is not None else self._words(settings)
         self._tracker = self._seats(settings)
         self._seat: tuple[int | None, float] = (None, 0.0)
-        self._chunks_before: deque[np.ndarray[Any, Any]] = deque(maxlen=LEAD_CHUNKS)
+        # The chunks before an utterance (all channels, and the one the
+        # detector heard): the seat tracker and the recogniser hear them too.
+        self._before: deque[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = deque(
+            maxlen=LEAD_CHUNKS
+        )
         self._start = 0.0  # the utterance the recogniser hears
-        self._lead: deque[np.ndarray[Any, Any]] = deque(maxlen=LEAD_CHUNKS)
 
     def block(self, block: Block) -> None:
         samples = block.samples if block.samples.ndim == 2 else block.samples[:, None]
@@ -121,8 +125,6 @@ class Hearing:
         calibration is said once and the ears go on without seats."""
         if settings.layout == "single":
             return None
-        from .attribution import tracker_for
-
         try:
             return tracker_for(settings.layout, settings.channels, settings.calibration)
         except (ValueError, OSError) as error:
@@ -158,8 +160,7 @@ class Hearing:
     def _chunk(self, at: float, chunk: np.ndarray[Any, Any]) -> None:
         # The detector hears the loudest channel: with a microphone per seat,
         # the speaker's own; one Silero per channel would cost ten times more.
-        loudest = int(np.argmax(np.mean(np.square(chunk), axis=0))) if chunk.shape[1] > 1 else 0
-        mono = chunk[:, loudest]
+        mono = loudest(chunk)
         probability = self._judge(mono)
         was_open = self._segmenter.open_since is not None
         segment = self._segmenter.feed(at, probability)
@@ -168,8 +169,17 @@ class Hearing:
             self._levels = [*self._levels[-(self._segmenter.window - 1) :], level_db(mono)]
             if opened is not None:
                 self._peak = max(self._peak, round(float(np.median(self._levels)), 1))
+        if opened is None:
+            self._before.append((chunk, mono))
+            heard = [(chunk, mono)] if was_open else []  # an utterance's last chunk
+        elif was_open:
+            heard = [(chunk, mono)]
+        else:  # an utterance begins: the chunks before it first
+            self._start = opened
+            heard = [*self._before, (chunk, mono)]
+            self._before.clear()
         if self._tracker is not None:
-            self._track(chunk, opened, was_open)
+            self._track(heard if opened is not None else [], was_open)
         seat = self._seat[0]
         if opened is not None and not was_open:
             self._send(("open", opened, seat, round(probability, 3), self._peak))
@@ -182,46 +192,33 @@ class Hearing:
                         self._peak))  # fmt: skip
         elif was_open and opened is None:  # too short to count: closed all the same
             self._send(("close", at, at, seat, 0.0, self._peak))
-        if self._spotter is not None:
-            self._recognise(mono, opened, was_open, segment is not None or opened is None)
+        if self._spotter is not None and heard:
+            self._recognise([m for _, m in heard], ended=opened is None)
         if opened is None:
             self._peak = self._told = NO_LEVEL
             self._seat = (None, 0.0)
 
-    def _track(self, chunk: np.ndarray[Any, Any], opened: float | None, was_open: bool) -> None:
-        """Feed the seat tracker the utterance (and the chunks that opened
-        it); tell the table when its verdict changes."""
-        if opened is None:
+    def _track(
+        self, chunks: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]], was_open: bool
+    ) -> None:
+        """Feed the seat tracker the utterance's chunks (none: it has ended);
+        tell the table when its verdict changes."""
+        if not chunks:
             if was_open:
                 self._tracker.reset()
-            self._chunks_before.append(chunk)
             return
-        if not was_open:
-            for before in self._chunks_before:
-                self._tracker.feed(before)
-            self._chunks_before.clear()
-        self._tracker.feed(chunk)
+        for chunk, _ in chunks:
+            self._tracker.feed(chunk)
         seat, confidence = self._tracker.verdict()
         if seat != self._seat[0]:
             self._seat = (seat, round(confidence, 3))
             if was_open:
                 self._send(("seat", seat, self._seat[1]))
 
-    def _recognise(
-        self, mono: np.ndarray[Any, Any], opened: float | None, was_open: bool, ended: bool
-    ) -> None:
+    def _recognise(self, monos: list[np.ndarray[Any, Any]], ended: bool) -> None:
         """The recogniser hears utterances only (a lead-in, the utterance):
         free decoding of hours of room sound would cost a core."""
-        if opened is None and not was_open:
-            self._lead.append(mono)
-            return
-        if not was_open:
-            self._start = opened if opened is not None else 0.0
-            hits = [hit for lead in self._lead for hit in self._spotter.feed(lead)]
-            self._lead.clear()
-        else:
-            hits = []
-        hits += self._spotter.feed(mono)
+        hits = [hit for mono in monos for hit in self._spotter.feed(mono)]
         if ended:
             hits += self._spotter.flush()
         for hit in hits:

@@ -150,15 +150,15 @@ class EarsLink:
             _, start, seat, confidence, level = message
             self._heard = None if self._own_voice(start) else (start, seat, confidence)
             self._level = level
-            self._louder(now, level, game)
+            self._louder(now, game)
         elif kind == "level":
             self._level = message[1]
-            self._louder(now, message[1], game)
+            self._louder(now, game)
         elif kind == "seat":
             self.watcher.attributed(message[1], message[2])
             if self._heard is not None:
                 self._heard = (self._heard[0], message[1], message[2])
-                self._louder(now, self._level, game)
+                self._louder(now, game)
         elif kind == "close":
             _, start, end, _seat, _confidence, level = message
             if self.watcher.hearing:
@@ -171,27 +171,28 @@ class EarsLink:
             _, _start, phrase, words, confidence = message
             if game is not None and game.phase != "ended":
                 seat = self._heard[1] if self._heard is not None else None
-                event = SpeechFlagged(WORD_KIND, seat or 0, round(confidence, 3), phrase, words)
-                self.flags.append(event)
-                self._submit(event)
+                self._propose(
+                    SpeechFlagged(WORD_KIND, seat or 0, round(confidence, 3), phrase, words)
+                )
         elif kind == "status":
             self._on_notice(message[1], message[2])
 
     def _flag(self, flag: Any) -> None:
-        if flag is None:
-            return
-        event = SpeechFlagged(flag.kind, flag.seat or 0, min(1.0, max(0.0, flag.confidence)))
+        if flag is not None:
+            confidence = min(1.0, max(0.0, flag.confidence))
+            self._propose(SpeechFlagged(flag.kind, flag.seat or 0, confidence))
+
+    def _propose(self, event: SpeechFlagged) -> None:
         self.flags.append(event)
         self._submit(event)
 
-    def _louder(self, now: float, level: float, game: Game | None) -> None:
+    def _louder(self, now: float, game: Game | None) -> None:
         """The utterance heard is loud enough to be the table's: watch it.
         With a microphone per seat or an array, only once a seat claims it:
         a sound no seat's microphone claims (the next table,
         the room) is not the table's."""
-        if self._heard is not None and self.gate.passes(level):
+        if self._heard is not None and self.gate.passes(self._level):
             if self.settings.layout != "single" and self._heard[1] is None:
-                self._level = level
                 return
             start, seat, confidence = self._heard
             self._heard = None
@@ -231,12 +232,7 @@ def serve(conn: Connection, settings: EarsSettings, log_file: Path | None) -> No
         stopping.set()
 
     threading.Thread(target=wait_for_close, name="orders", daemon=True).start()
-    lock = threading.Lock()
-
-    def send(message: tuple[Any, ...]) -> None:
-        with lock:
-            conn.send(message)
-
+    send = conn.send  # from this thread only: the listener calls back on it
     try:
         hear(settings, send, stopping)
         send(("ended",))
