@@ -381,7 +381,7 @@ def test_the_recogniser_hears_each_utterance_with_its_lead_in_only(
     for first in range(0, len(samples), BLOCK):
         hearing.block(Block(samples[first : first + BLOCK, None], first / RATE))
     words = [m for m in messages if m[0] == "word"]
-    assert words == [("word", messages[0][1], "oath", "клянусь", 0.93)]
+    assert words == [("word", messages[0][1], None, "oath", "клянусь", 0.93)]
     assert spotter.utterances == 1
     # The utterance and a lead-in, not the 6 s of silence around it.
     assert len(utterance) < spotter.heard < len(utterance) + RATE * 1.5
@@ -391,8 +391,27 @@ def test_a_word_flag_goes_to_the_table_with_the_phrase(timeline: list[tuple[floa
     table = _Table(timeline)
     link = table.link()
     table.now = _moment(timeline, lambda g: g.turn is not None and not g.turn_over) + 1
-    link.heard(("word", table.now - 0.5, "oath", "клянусь", 0.91))
+    link.heard(("word", table.now - 0.5, None, "oath", "клянусь", 0.91))
     assert table.flags == [SpeechFlagged("word", 0, 0.91, "oath", "клянусь")]
+
+
+def test_a_word_flag_names_the_seat_it_was_heard_at(utterance: np.ndarray[Any, Any]) -> None:
+    """A microphone per seat: the phrase is seat 2's, though the recogniser's
+    final result comes after the utterance has ended; and a recording that
+    ends mid-utterance still gives its words."""
+    pause = np.zeros(RATE // 2, dtype=np.float32)
+    near = 10 ** (-8 / 20)
+    for tail in (pause, np.zeros(0, dtype=np.float32)):
+        mono = np.concatenate([pause, utterance, tail])
+        columns = np.stack([mono * near, mono, mono * near], axis=1)
+        messages: list[tuple[Any, ...]] = []
+        settings = EarsSettings(layout="channels", channels=3)
+        hearing = Hearing(settings, messages.append, spotter=_Spotter())
+        for first in range(0, len(columns), BLOCK):
+            hearing.block(Block(columns[first : first + BLOCK], first / RATE))
+        hearing.finish()
+        words = [m for m in messages if m[0] == "word"]
+        assert [(m[2], m[3]) for m in words] == [(2, "oath")], len(tail)
 
 
 def test_without_the_model_the_ears_go_on_and_say_why(tmp_path: Path) -> None:

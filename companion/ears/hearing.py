@@ -11,8 +11,8 @@ own pace) and turns its blocks into messages for the table side:
 - ``("seat", seat, confidence)``: the layout now knows better whose the
   open utterance is;
 - ``("close", start, end, seat, confidence, level_db)``: it has ended;
-- ``("word", start, phrase, words, confidence)``: a forbidden phrase of
-  the ruleset in the utterance that began at ``start`` (with a vosk model:
+- ``("word", start, seat, phrase, words, confidence)``: a forbidden
+  phrase of the ruleset in the utterance that began at ``start`` (with a vosk model:
   the recogniser hears each utterance from a little before its onset to
   its end, and only its final result counts);
 - ``("status", "lost" | "back" | "words_off", one line)``: the microphone
@@ -151,11 +151,14 @@ class Hearing:
         """The sound ended (a file): close what is open."""
         was_open = self._segmenter.open_since is not None
         segment = self._segmenter.flush()
+        seat = self._seat[0]
         if segment is not None:
-            self._send(("close", segment.start, segment.end, None, segment.confidence,
+            self._send(("close", segment.start, segment.end, seat, segment.confidence,
                         self._peak))  # fmt: skip
         elif was_open:
-            self._send(("close", 0.0, 0.0, None, 0.0, self._peak))
+            self._send(("close", 0.0, 0.0, seat, 0.0, self._peak))
+        if was_open and self._spotter is not None:
+            self._recognise([], ended=True)
 
     def _chunk(self, at: float, chunk: np.ndarray[Any, Any]) -> None:
         # The detector hears the loudest channel: with a microphone per seat,
@@ -222,7 +225,7 @@ class Hearing:
         if ended:
             hits += self._spotter.flush()
         for hit in hits:
-            self._send(("word", self._start, hit.phrase, hit.words, hit.confidence))
+            self._send(("word", self._start, self._seat[0], hit.phrase, hit.words, hit.confidence))
 
 
 def hear(

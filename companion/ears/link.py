@@ -168,9 +168,9 @@ class EarsLink:
             if _is_the_speakers(game) and end - start >= self.gate.learn_from_s:
                 self.gate.learn(level)
         elif kind == "word":
-            _, _start, phrase, words, confidence = message
+            # Whose: the seat of the utterance it was heard in (its end came first).
+            _, _start, seat, phrase, words, confidence = message
             if game is not None and game.phase != "ended":
-                seat = self._heard[1] if self._heard is not None else None
                 self._propose(
                     SpeechFlagged(WORD_KIND, seat or 0, round(confidence, 3), phrase, words)
                 )
