@@ -18,7 +18,7 @@ _UNSET = {
     "voice.device": "the system's sound output",
     "microphone.device": "the system's microphone",
     "microphone.words_model": "no model: forbidden words are not listened for",
-    "microphone.calibration": "none: the array is not calibrated (companion calibrate)",
+    "microphone.calibration": "array-calibration.json in the club's data folder, as companion calibrate saves it",
 }
 
 
