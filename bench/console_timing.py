@@ -26,6 +26,7 @@ from bench.naive import ROLES, pct
 from companion.config import Config, MicrophoneConfig, PathsConfig, SeatsConfig, VoiceConfig
 from companion.console.app import ConsoleApp
 from companion.core.events import GameSetUp, HostAdvanced
+from companion.core.table_state import table_or_blank
 
 #: seconds on the set-up screen before the game starts (a host takes longer)
 SETUP_S = 4.0
@@ -47,7 +48,7 @@ async def _play(app: ConsoleApp, cues: int, give_up: float) -> None:
                 return
         if game is None or game.phase == "ended":
             return
-        if game.phase != "speeches" or game.turn_over:
+        if game.phase != "speeches" or table_or_blank(game).turn_over:
             # The host moves on: every other time at once (the input's cue
             # waits for the one still sounding), else once the voice is quiet.
             ready_since = ready_since or time.monotonic()

@@ -51,6 +51,7 @@ from companion.core.effects import Effect, Say
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced, TimerExpired
 from companion.core.rules import Ruleset
+from companion.core.table_state import table
 from companion.rulesets import load_ruleset
 from companion.runner.clock import FakeClock, MonotonicClock, Timers
 from companion.runner.loop import LiveLoop
@@ -278,7 +279,7 @@ def drift() -> None:
         game, effects = step(game, TimerExpired(name, generation))
         timers.expired(name)
         timers.carry_out(effects, deadline)
-        if game.turn_over:
+        if table(game).turn_over:
             game, effects = step(game, HostAdvanced())
             timers.carry_out(effects, deadline)
         ideal, fired = deadline, fired + 1

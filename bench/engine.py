@@ -42,6 +42,7 @@ from companion.core.engine import new_game, step
 from companion.core.events import Event, GameSetUp
 from companion.core.night import steps as night_steps
 from companion.core.state import Game
+from companion.core.table_state import current_turn, table
 from companion.rulesets import load_ruleset
 from companion.runner import journal
 from companion.runner.replay import ScriptReplay
@@ -111,7 +112,7 @@ class Bot:
     # --- the night ----------------------------------------------------------
     def night(self) -> None:
         game, rng = self.game, self.rng
-        step = night_steps(game)[game.night_step]
+        step = night_steps(game)[table(game).night_step]
         actors = [s.number for s in game.seats if s.alive and s.role in step.roles]
         alive = [s.number for s in game.seats if s.alive]
         if step.action == "none" or not actors:
@@ -144,22 +145,23 @@ class Bot:
     # --- speeches -------------------------------------------------------------
     def speech(self) -> None:
         game, rng = self.game, self.rng
-        turn = game.turn
+        state = table(game)
+        turn = current_turn(game)
         assert turn is not None
         seat = game.seat(turn.seat)
         alive = [s.number for s in game.seats if s.alive]
         rules = game.rules
-        if turn.kind == "last_word" and turn.seat == game.first_victim and not game.best_move:
+        if turn.kind == "last_word" and turn.seat == state.first_victim and not state.best_move:
             suspects = rng.sample([n for n in range(1, 11) if n != turn.seat], 3)
             self.emit({"input": "best_move", "seat": turn.seat, "suspects": suspects}, 5)
-        if turn.kind == "speech" and views.may_nominate(game, seat) and not game.turn_over:
-            free = [n for n in alive if n not in game.nominees]
+        if turn.kind == "speech" and views.may_nominate(game, seat) and not state.turn_over:
+            free = [n for n in alive if n not in state.nominees]
             if self.keep_alive:  # nominees come in pairs: a single one would be voted out
-                later = any(t.kind == "speech" for t in game.turns[game.turn_at + 1 :])
-                want = len(game.nominees) == 1 or (not game.nominees and later)
-                want = want and (len(game.nominees) == 1 or rng.random() < 0.4)
+                later = any(t.kind == "speech" for t in state.turns[state.turn_at + 1 :])
+                want = len(state.nominees) == 1 or (not state.nominees and later)
+                want = want and (len(state.nominees) == 1 or rng.random() < 0.4)
             else:
-                want = len(game.nominees) < 3 and rng.random() < 0.4
+                want = len(state.nominees) < 3 and rng.random() < 0.4
             if free and want:
                 self.emit({"input": "nominate", "by": turn.seat, "target": rng.choice(free)}, 10)
         roll = rng.random()
@@ -172,7 +174,7 @@ class Bot:
             self.emit({"input": "press", "seat": other}, 1)  # out of turn: ignored
         elif roll < 0.13 and self.emit({"input": "undo"}, 1):
             return  # the bot looks at the game again
-        if self.game.phase != "speeches" or self.game.turn != turn:
+        if self.game.phase != "speeches" or current_turn(self.game) != turn:
             return
         end = rng.random()
         if end < 0.4:
@@ -188,11 +190,11 @@ class Bot:
     # --- votes ------------------------------------------------------------------
     def vote(self) -> None:
         game, rng = self.game, self.rng
-        ballot = game.ballot
+        ballot = table(game).ballot
         assert ballot is not None
         if ballot.counting:
             self.emit({"input": "next"}, 1) if rng.random() < 0.5 else self.wait_for("count")
-            for seat in sorted(self.game.held):
+            for seat in sorted(table(self.game).held):
                 self.emit({"input": "release", "seat": seat}, 0.5)
             return
         voted = frozenset().union(*(v for i, v in enumerate(ballot.votes) if i != ballot.index))

@@ -29,6 +29,7 @@ from bench.naive import ROLES, pct
 from companion.assembly import LiveTable, TableSpec
 from companion.core.engine import step
 from companion.core.events import Event, GameSetUp, HostAdvanced, SeatPressed
+from companion.core.table_state import current_turn
 from companion.rulesets import load_ruleset
 from companion.runner.clock import MonotonicClock
 from companion.seats.gpio import GpioSeats
@@ -87,7 +88,7 @@ def main() -> None:
     to_light: list[float] = []
     while len(to_light) < args.presses:
         game = runtime.game
-        turn = game.turn if game is not None else None
+        turn = current_turn(game) if game is not None else None
         if game is None or game.phase == "ended":
             # The host only moves on and nobody is nominated: days and nights
             # go round until the presses are done; a game that ends stops here.
@@ -99,7 +100,8 @@ def main() -> None:
             continue
         # The engine is pure: what the press will do can be worked out first.
         after, _ = step(game, SeatPressed(turn.seat))
-        following = after.turn.seat if after.turn is not None else None
+        after_turn = current_turn(after)
+        following = after_turn.seat if after_turn is not None else None
         if following is None or following == turn.seat:  # the day's last speech ends in a vote
             runtime.submit(HostAdvanced())
             time.sleep(0.002)

@@ -23,6 +23,8 @@ from companion.core.night import steps as night_steps
 from companion.core.rules import MissRule, Offence
 from companion.core.state import Game, Result
 from companion.core.step import IllegalInput
+from companion.core.table_state import current_turn
+from companion.core.table_state import table as table_state
 from companion.protocol import report
 from companion.rulesets import load_ruleset
 from companion.runner.replay import ScriptReplay
@@ -84,13 +86,17 @@ class Club:
     def to_day_one(self) -> Game:
         """Night 0 runs its own time: agreement 60 s, free seating 20 s."""
         game = self({"input": "wait", "after": 80})
-        assert self.phase == "speech" and game.turn is not None and game.turn.seat == 1
+        assert (
+            self.phase == "speech"
+            and current_turn(game) is not None
+            and current_turn(game).seat == 1
+        )
         return game
 
     def speak_until(self, number: int, kind: str = "speech") -> Game:
         """The host ends turns (after 20 s each) until ``number`` has the floor."""
         for _ in range(40):
-            turn = self.game.turn
+            turn = current_turn(self.game)
             if turn is not None and turn.seat == number and turn.kind == kind:
                 return self.game
             assert self.game.phase == "speeches", f"no {kind} of seat {number} ahead"
@@ -117,7 +123,7 @@ class Club:
     def _step_takes(self, action: str, seat: int) -> bool:
         game = self.game
         assert game.phase == "night", f"the night is over before the {action} of seat {seat}"
-        step = night_steps(game)[game.night_step]
+        step = night_steps(game)[table_state(game).night_step]
         return step.action == action and game.seat(seat).role in step.roles
 
     def vote(self, *voters: int) -> Game:
@@ -227,13 +233,15 @@ def test_every_offence_costs_what_the_text_says(offence: Offence) -> None:
         assert seat["offences"] == 1 and seat["alive"]
     elif offence.cost == "removal":  # «удаление участника из игры без права последнего слова»
         assert seat["out"] == {"how": "removed", "day": when, "last_word_s": 0}
-        assert not any(t.seat == offender and t.kind == "last_word" for t in club.game.turns)
+        assert not any(
+            t.seat == offender and t.kind == "last_word" for t in table_state(club.game).turns
+        )
         assert club.json["result"] is None
     elif offence.cost == "removal_at_morning":  # removal.3 «как только Ведущий объявит ... Утро»
         assert seat["alive"] and club.phase == "night"
         club.night()
         assert club.seat(offender)["out"] == {"how": "removed", "day": 2, "last_word_s": 0}
-        assert not any(t.kind == "last_word" for t in club.game.turns)
+        assert not any(t.kind == "last_word" for t in table_state(club.game).turns)
     else:  # «Автоматическое присуждение поражения команде»
         assert offence.cost == "team_loss"
         losers = [MAFIA, MANIAC] if offence.id == "mafia_maniac_deal" else [CIVILIANS]
@@ -314,7 +322,7 @@ def test_three_remarks_cost_the_next_days_speech_only() -> None:
     # Today's discussion is not the next one: seat 4 still speaks on day 1.
     assert club.seat(4)["next_speech_s"] == 60
     club.speak_until(4)
-    assert club.game.turn is not None and club.game.turn.seconds == 60
+    assert current_turn(club.game) is not None and current_turn(club.game).seconds == 60
     club.end_speeches()
     assert club.phase == "night"
     assert has(club.seat(4), next_speech_s=0, may_nominate=True, may_vote=True)
@@ -380,7 +388,7 @@ def test_fifth_remark_removes_without_last_word() -> None:
     assert {"day": 1, "seat": 4, "at": 5, "clause": "removal.1"} in club.records("ladder")
     assert club.seat(4)["out"] == {"how": "removed", "day": 1, "last_word_s": 0}
     assert {"day": 1, "seat": 4, "how": "removed", "clause": "removal.1"} in club.records("out")
-    assert not any(t.kind == "last_word" for t in club.game.turns)
+    assert not any(t.kind == "last_word" for t in table_state(club.game).turns)
     assert club.phase == "speech" and club.json["result"] is None
 
 
@@ -391,7 +399,10 @@ def test_fifth_remark_of_the_speaker_ends_the_speech() -> None:
     club.to_day_one()
     remarks(club, 1, 5)
     assert club.seat(1)["out"]["how"] == "removed"
-    assert club.game.turn is not None and (club.game.turn.seat, club.game.turn.kind) == (
+    assert current_turn(club.game) is not None and (
+        current_turn(club.game).seat,
+        current_turn(club.game).kind,
+    ) == (
         2,
         "speech",
     )
@@ -567,9 +578,11 @@ def test_talking_past_the_thirty_seconds_costs_the_team_the_game() -> None:
     nominated(club, (1, 3), (2, 6))
     club.vote(1, 2, 4)  # the don, seat 6, leaves
     club({"input": "wait", "after": 29})
-    assert not club.game.turn_over
+    assert not table_state(club.game).turn_over
     club({"input": "wait", "after": 2})
-    assert club.game.turn_over and club.phase == "last_word"  # not cut off by the engine
+    assert (
+        table_state(club.game).turn_over and club.phase == "last_word"
+    )  # not cut off by the engine
     assert views.lights(club.game)[5] == "fast_blink"
     assert {"day": 1, "seat": 6} in club.records("overrun")
     club({"input": "offence", "seat": 6, "offence": "overtime_last_word", "after": 3})
@@ -859,7 +872,10 @@ def test_mafia_shot_kills_when_all_shooters_agree() -> None:
     club = night_one(*MAFIA_SHOOT_8)
     assert victims(club) == [8]
     assert club.seat(8)["out"] == {"how": "killed", "day": 1, "last_word_s": 30}
-    assert club.game.turn is not None and (club.game.turn.seat, club.game.turn.kind) == (
+    assert current_turn(club.game) is not None and (
+        current_turn(club.game).seat,
+        current_turn(club.game).kind,
+    ) == (
         8,
         "last_word",
     )
@@ -888,7 +904,7 @@ def test_doctor_heal_saves_the_target() -> None:
 def test_maniac_kills_beside_the_mafia() -> None:
     club = night_one(*MAFIA_SHOOT_8, ("kill", 9, 1))
     assert victims(club) == [8, 1]
-    kinds = [(t.seat, t.kind) for t in club.game.turns[:2]]
+    kinds = [(t.seat, t.kind) for t in table_state(club.game).turns[:2]]
     assert kinds == [(8, "last_word"), (1, "last_word")]
     assert club.seat(1)["out"]["last_word_s"] == 30
 
@@ -940,5 +956,5 @@ def test_unintentional_peek_leaves_at_morning_after_acting() -> None:
     club.night(("block", 7, 9), ("kill", 9, 1))
     assert victims(club) == []  # her block still held
     assert club.seat(7)["out"] == {"how": "removed", "day": 2, "last_word_s": 0}
-    assert not any(t.kind == "last_word" for t in club.game.turns)
+    assert not any(t.kind == "last_word" for t in table_state(club.game).turns)
     assert club.phase == "speech"

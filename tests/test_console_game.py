@@ -19,6 +19,8 @@ from console_driver import Host, config, console, hosting
 from companion.console.app import ProtocolScreen
 from companion.console.setup_screen import SetupScreen
 from companion.console.table_screen import TableScreen
+from companion.core.table_state import current_turn
+from companion.core.table_state import table as table_state
 from companion.core.views import phase_name
 from companion.protocol import deal as fair
 
@@ -58,7 +60,7 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
         assert "−речь" in str(app.screen.query_one(f"#seat-{x}").render())
         await host.next()
         await host.nominate(b)
-        assert host.game.nominees == (a, b)
+        assert table_state(host.game).nominees == (a, b)
 
         # The vote: five hands for a, the rest count for b: a tie. Neither
         # nominee raises a hand (a vote for oneself is an offence in the club).
@@ -85,7 +87,7 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
         # The night: the mafia shoot a civilian.
         await host.until("night")
         for _ in range(10):
-            step = host.game.tonight[host.game.night_step]
+            step = table_state(host.game).tonight[table_state(host.game).night_step]
             if step.action == "shoot":
                 break
             await host.next()
@@ -93,20 +95,20 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
         await host.choice(victim)
         # The sheriff's check: the answer is the host's alone (the log, while roles show).
         for _ in range(10):
-            step = host.game.tonight[host.game.night_step]
+            step = table_state(host.game).tonight[table_state(host.game).night_step]
             if step.action == "check" and "sheriff" in step.roles:
                 break
             await host.next()
         sheriff = host.seats_of("sheriff")[0]
         black = host.seats_of("mafia", "don")[0]
         await host.choice(black)
-        assert (step.id, sheriff, black) in host.game.choices
+        assert (step.id, sheriff, black) in table_state(host.game).choices
         await host.until("last_word")
         assert host.game.seat(victim).out is not None
         assert host.game.seat(victim).out.how == "killed"
-        if host.game.first_victim == victim:
+        if table_state(host.game).first_victim == victim:
             await host.best_move(*host.seats_of("mafia", "don")[:3])
-            assert host.game.best_move
+            assert table_state(host.game).best_move
 
         # Removals until one side is left: the civilians' side wins.
         await host.until("speech")
@@ -147,11 +149,11 @@ async def test_a_click_on_a_seat_is_its_button(tmp_path: Path) -> None:
     app = console(config(tmp_path))
     async with hosting(app) as host:
         await play_to_day_one(host)
-        speaker = host.game.turn
+        speaker = current_turn(host.game)
         assert speaker is not None and speaker.seat == 1
         await host.pilot.click("#seat-1")
         await host.pilot.pause()
-        assert host.game.turn is not None and host.game.turn.seat == 2
+        assert current_turn(host.game) is not None and current_turn(host.game).seat == 2
 
 
 async def test_roles_stay_hidden_until_revealed(tmp_path: Path) -> None:
@@ -186,10 +188,10 @@ async def test_the_hosts_corrections_by_keys_are_journaled(tmp_path: Path) -> No
         assert not host.game.paused
         await host.keys("right_square_bracket")  # +10 s: 50 s left
         await host.wait(45)
-        assert host.game.turn is not None and host.game.turn.seat == 1
+        assert current_turn(host.game) is not None and current_turn(host.game).seat == 1
         await host.keys("left_square_bracket")  # -10 s: it runs out now
         await host.wait(0.01)
-        assert host.game.turn_over or host.game.turn.seat != 1
+        assert table_state(host.game).turn_over or current_turn(host.game).seat != 1
         await host.offence(3, "speech_out_of_turn")
         await host.offence(3, "speech_out_of_turn")
         await host.cancel_offence(3, "speech_out_of_turn")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench.console_parts import Terminal, console_env
+from companion.core.table_state import table as table_state
 from companion.rulesets import load_ruleset
 from companion.runner.journal import read
 from companion.runner.replay import ScriptReplay
@@ -24,7 +25,7 @@ def journal_game(folder: Path) -> tuple[str, int, tuple[int, ...], int]:
     replay = ScriptReplay(auto_timers=False)
     game = replay.run(parse_lines(text.lines, str(path), load_ruleset))
     assert game is not None
-    return game.phase, game.day, game.nominees, len(text.lines)
+    return game.phase, game.day, table_state(game).nominees, len(text.lines)
 
 
 def test_a_day_by_keys_then_quit_and_resume(tmp_path: Path) -> None:

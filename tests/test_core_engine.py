@@ -34,6 +34,8 @@ from companion.core.events import (
 from companion.core.rules import Ruleset
 from companion.core.state import Game
 from companion.core.step import IllegalInput
+from companion.core.table_state import current_turn
+from companion.core.table_state import table as table_state
 from companion.protocol import report
 from companion.rulesets import load_ruleset
 from tests.helpers import TOURNAMENT_ROLES
@@ -64,8 +66,8 @@ def go(game: Game, *events: Event) -> tuple[Game, tuple[Effect, ...]]:
 def day_one(rules: Ruleset = TOURNAMENT) -> Game:
     """Night 0 skipped by the host: seat 1 is speaking on day 1."""
     game, _ = go(start(rules), NEXT, NEXT)
-    assert views.phase_name(game) == "speech" and game.turn is not None
-    assert game.turn.seat == 1
+    assert views.phase_name(game) == "speech" and current_turn(game) is not None
+    assert current_turn(game).seat == 1
     return game
 
 
@@ -148,8 +150,8 @@ def test_a_cancelled_timer_expiry_is_rejected() -> None:
 def test_the_turn_timer_does_not_end_the_speech() -> None:
     game = day_one()
     game, effects = step(game, timer(game, "turn"))
-    assert game.turn is not None and game.turn.seat == 1
-    assert game.turn_over
+    assert current_turn(game) is not None and current_turn(game).seat == 1
+    assert table_state(game).turn_over
     assert "time_up" in cues(effects)
     assert all(name != "turn" for name, _ in game.timers)
 
@@ -240,7 +242,11 @@ def test_the_lights_of_a_vote_and_of_a_seat_that_is_out() -> None:
     assert lights(before, game) == [(5, "may_vote")]
     # «Спасибо», «Принято»: the rest vote for seat 4, who leaves with a last word.
     before, (game, _) = game, go(game, NEXT, NEXT)
-    assert game.seat(4).out is not None and game.turn is not None and game.turn.seat == 4
+    assert (
+        game.seat(4).out is not None
+        and current_turn(game) is not None
+        and current_turn(game).seat == 4
+    )
     assert dict(lights(before, game)) == {
         4: "steady",
         **{n: "idle" for n in range(1, 11) if n != 4},
@@ -433,20 +439,24 @@ def test_an_input_that_changes_nothing_says_why(
     before = make()
     after, effects = step(before, event)
     assert [e for e in effects if isinstance(e, Ignored)] == [Ignored(reason)]
-    assert after.ballot == before.ballot and report.summary(after) == report.summary(before)
+    assert table_state(after).ballot == table_state(before).ballot and report.summary(
+        after
+    ) == report.summary(before)
 
 
 def test_lifting_a_hand_after_its_count_or_after_a_pass_is_not_ignored() -> None:
     """Only a release with nothing held is ignored: a hand stays on the table
     past the end of the vote, and a «Пас» button is let go after the turn."""
     game, _ = go(_voted(), NEXT, NEXT)  # «Спасибо», «Принято»: the rest send 4 out
-    assert game.phase == "speeches" and game.held == {5}
+    assert game.phase == "speeches" and table_state(game).held == {5}
     lifted, effects = step(game, SeatReleased(5))
-    assert not any(isinstance(e, Ignored) for e in effects) and lifted.held == frozenset()
+    assert (
+        not any(isinstance(e, Ignored) for e in effects) and table_state(lifted).held == frozenset()
+    )
     _, effects = step(lifted, SeatReleased(5))
     assert Ignored("seat 5 released outside a vote, nothing held") in effects
     passed, _ = step(day_one(), SeatPressed(1))  # the speaker's own button: «Пас»
-    assert passed.turn is not None and passed.turn.seat == 2
+    assert current_turn(passed) is not None and current_turn(passed).seat == 2
     _, effects = step(passed, SeatReleased(1))
     assert not any(isinstance(e, Ignored) for e in effects)
 
@@ -472,15 +482,15 @@ def test_a_shot_seat_removed_during_the_night_stays_removed() -> None:
         game, _ = step(game, NEXT)
     assert game.seat(1).out == out
     assert game.day == 2 and views.phase_name(game) == "speech"
-    assert all(turn.kind == "speech" and turn.seat != 1 for turn in game.turns)
-    assert game.first_victim == 0  # no best move for a seat that was removed
+    assert all(turn.kind == "speech" and turn.seat != 1 for turn in table_state(game).turns)
+    assert table_state(game).first_victim == 0  # no best move for a seat that was removed
 
 
 def test_a_maniac_kill_of_a_seat_removed_during_the_night_is_void() -> None:
     """The same for the club's Maniac: his target left the table (removal.4)
     before the morning."""
     game = night_one(CLUB)
-    while game.night_step < 3:  # putana, shot, don check: skipped
+    while table_state(game).night_step < 3:  # putana, shot, don check: skipped
         game, _ = step(game, NEXT)
     game, _ = step(game, NightChoiceMade(9, 4, "kill"))
     game, _ = step(game, OffenceGiven(4, "night_gestures_talk_touch"))
@@ -503,7 +513,10 @@ def test_a_removal_in_ones_last_word_cuts_it_short(rules: Ruleset, offence: str)
     while game.phase == "speeches":
         game, _ = step(game, NEXT)
     game, _ = go(game, NEXT, NEXT)  # nobody pressed for seat 3: the rest send 4 out
-    assert game.turn is not None and (game.turn.seat, game.turn.kind) == (4, "last_word")
+    assert current_turn(game) is not None and (
+        current_turn(game).seat,
+        current_turn(game).kind,
+    ) == (4, "last_word")
     out = game.seat(4).out
     assert out is not None and out.how == "voted"
     before, (game, effects) = game, step(game, OffenceGiven(4, offence))

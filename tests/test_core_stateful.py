@@ -63,8 +63,10 @@ from companion.core.events import (
 )
 from companion.core.night import steps as night_steps
 from companion.core.rules import Ruleset
-from companion.core.state import Ballot, Game
+from companion.core.state import Game
 from companion.core.step import IllegalInput
+from companion.core.table_state import Ballot, current_turn
+from companion.core.table_state import table as table_state
 from companion.protocol import report
 from companion.rulesets import load_ruleset
 from companion.runner.script import ScriptError
@@ -227,15 +229,15 @@ class CoreMachine(RuleBasedStateMachine):
         )
         # Lights (a view of the state): an out seat is dark unless it is
         # speaking its own last word; a seat's hand shows only while voting.
-        turn = after.turn
+        turn = current_turn(after)
         for number, mode in enumerate(views.lights(after), 1):
             seat = after.seat(number)
             speaking = turn is not None and turn.seat == number
             if seat.out is not None and not speaking:
                 assert mode == "off"
             if mode == "holding":
-                assert after.phase == "voting" and after.ballot is not None
-                assert number in after.held
+                assert after.phase == "voting" and table_state(after).ballot is not None
+                assert number in table_state(after).held
         # The phase and the result agree.
         assert (after.result is not None) == (after.phase == "ended")
         # A seat that is out never starts a speech.
@@ -244,7 +246,7 @@ class CoreMachine(RuleBasedStateMachine):
                 number = _args(effect)["seat"]
                 assert isinstance(number, int)
                 assert after.seat(number).out is None, f"out seat {number} speaks"
-        turn = after.turn
+        turn = current_turn(after)
         if turn is not None and turn.kind != "last_word":
             assert after.seat(turn.seat).out is None, f"out seat {turn.seat} holds the floor"
             assert turn.seconds > 0
@@ -264,17 +266,21 @@ class CoreMachine(RuleBasedStateMachine):
         for old, new in zip(before.seats, after.seats, strict=True):
             if old.out is not None:
                 assert new.out == old.out
-        # Nominations: only the living speaker, in their own speech.
-        added = [n for n in after.nominees if n not in before.nominees]
+        # Nominations: only the living speaker, in their own speech (or a
+        # silenced seat during the day's speeches).
+        added = [n for n in table_state(after).nominees if n not in table_state(before).nominees]
         if added and after.day == before.day:
             assert isinstance(event, Nominated), f"nominees {added} came from {event}"
             assert added == [event.target]
             by = before.seat(event.by)
             assert by.out is None and views.may_nominate(before, by)
-            assert before.turn is not None and before.turn.seat == event.by
-            assert before.turn.kind == "speech"
+            turn = current_turn(before)
+            assert turn is not None and turn.kind == "speech"
+            # the speaker in their own minute, or a seat that lost its speech
+            # but kept its nomination (club ladder.3), in anyone's
+            assert turn.seat == event.by or not views.may_speak(before, by)
             assert after.seat(event.target).out is None
-        assert len(set(after.nominees)) == len(after.nominees)
+        assert len(set(table_state(after).nominees)) == len(table_state(after).nominees)
         # Votes.
         self.check_ballot(before, after)
         # The ladder.
@@ -297,16 +303,16 @@ class CoreMachine(RuleBasedStateMachine):
                 assert new.count == old.count + 1
 
     def check_ballot(self, before: Game, after: Game) -> None:
-        ballot = after.ballot
+        ballot = table_state(after).ballot
         if ballot is None:
             return
         assert after.phase == "voting"
-        if not _same_ballot(before.ballot, ballot):
+        if not _same_ballot(table_state(before).ballot, ballot):
             self.ballot_voters = _eligible(after)
             old_votes: tuple[frozenset[int], ...] = tuple(frozenset() for _ in ballot.votes)
         else:
-            assert before.ballot is not None
-            old_votes = before.ballot.votes
+            assert table_state(before).ballot is not None
+            old_votes = table_state(before).ballot.votes
         assert len(ballot.votes) == len(ballot.candidates)
         living = {s.number for s in after.seats if s.out is None}
         for votes, old in zip(ballot.votes, old_votes, strict=True):
@@ -338,17 +344,21 @@ class CoreMachine(RuleBasedStateMachine):
             if game.phase == "ended":
                 return
             living = [s.number for s in game.seats if s.out is None]
-            turn = game.turn
+            turn = current_turn(game)
             nominate = data.draw(st.integers(0, 2), label="nominate") == 0
             if turn is not None and turn.kind == "speech" and nominate:
-                free = [n for n in living if n not in game.nominees]
-                if free and not game.turn_over:
+                free = [n for n in living if n not in table_state(game).nominees]
+                if free and not table_state(game).turn_over:
                     target = data.draw(st.sampled_from(free), label="nominee")
                     self.apply(Nominated(turn.seat, target))
                     continue
-            if game.phase == "voting" and game.ballot is not None and not game.ballot.counting:
+            if (
+                game.phase == "voting"
+                and table_state(game).ballot is not None
+                and not table_state(game).ballot.counting
+            ):
                 # Even shares make ties, and ties make revotes and all-leave votes.
-                ballot = game.ballot
+                ballot = table_state(game).ballot
                 voted = frozenset().union(*ballot.votes[: ballot.index])
                 free = [n for n in living if n not in voted]
                 share = len(free) // (len(ballot.candidates) - ballot.index)
@@ -363,8 +373,8 @@ class CoreMachine(RuleBasedStateMachine):
                     self.apply(SeatReleased(voter))
             elif game.phase == "night":
                 all_steps = night_steps(game)
-                if game.night_step < len(all_steps):
-                    night_step = all_steps[game.night_step]
+                if table_state(game).night_step < len(all_steps):
+                    night_step = all_steps[table_state(game).night_step]
                     actors = [s.number for s in game.seats if s.role in night_step.roles]
                     target = data.draw(st.sampled_from(living), label="target")
                     for actor in actors:
@@ -399,14 +409,14 @@ class CoreMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def speech_passed(self, data: st.DataObject) -> None:
-        turn = self.g.turn
+        turn = current_turn(self.g)
         speaker = st.just(turn.seat) if turn is not None else self.seat_st()
         seat = data.draw(st.one_of(speaker, self.seat_st()), label="seat")
         self.send(SpeechPassed, seat)
 
     @rule(data=st.data())
     def nominate(self, data: st.DataObject) -> None:
-        turn = self.g.turn
+        turn = current_turn(self.g)
         speaker = st.just(turn.seat) if turn is not None else self.seat_st()
         by = data.draw(st.one_of(speaker, speaker, self.seat_st()), label="by")
         target = data.draw(st.one_of(self.living_st(), self.seat_st()), label="target")
@@ -441,8 +451,8 @@ class CoreMachine(RuleBasedStateMachine):
         game = self.g
         all_steps = night_steps(game) if game.phase == "night" else ()
         actors: list[int] = []
-        if game.night_step < len(all_steps):
-            roles = all_steps[game.night_step].roles
+        if table_state(game).night_step < len(all_steps):
+            roles = all_steps[table_state(game).night_step].roles
             actors = [s.number for s in game.seats if s.role in roles and s.out is None]
         actor = st.sampled_from(actors) if actors else self.seat_st()
         seat = data.draw(st.one_of(actor, actor, self.seat_st()), label="seat")
@@ -452,7 +462,7 @@ class CoreMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def best_move(self, data: st.DataObject) -> None:
-        victim = self.g.first_victim
+        victim = table_state(self.g).first_victim
         seat = data.draw(
             st.one_of(st.just(victim) if victim else self.seat_st(), self.seat_st()), label="seat"
         )

@@ -14,6 +14,8 @@ import pytest
 
 from bench.ears_corpus import render
 from companion.core.state import Game
+from companion.core.table_state import current_turn
+from companion.core.table_state import table as table_state
 from companion.ears.detect import Segment
 from companion.ears.flags import OVERRUN_GRACE_S, flags_for
 
@@ -23,8 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def _speech_over(timeline: list[tuple[float, Game]]) -> tuple[float, int]:
     """The demo's first speech whose time ran out: when, and whose."""
     for at, game in timeline:
-        if game.phase == "speeches" and game.turn_over and game.turn is not None:
-            return at, game.turn.seat
+        if (
+            game.phase == "speeches"
+            and table_state(game).turn_over
+            and current_turn(game) is not None
+        ):
+            return at, current_turn(game).seat
     raise AssertionError("the demo has no overrun")
 
 

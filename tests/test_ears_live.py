@@ -23,6 +23,8 @@ from companion.assembly import LiveTable, Outputs, TableSpec
 from companion.config import MicrophoneConfig
 from companion.core.events import GameSetUp, SpeechFlagged
 from companion.core.state import Game
+from companion.core.table_state import current_turn
+from companion.core.table_state import table as table_state
 from companion.ears.capture import BLOCK, RATE, Block
 from companion.ears.flags import OVERRUN_GRACE_S
 from companion.ears.hearing import EarsSettings, Hearing
@@ -139,8 +141,10 @@ def test_each_phase_rule_through_the_real_detector(
     table = _Table(timeline)
     night = _moment(timeline, lambda g: g.phase == "night")
     vote = _moment(timeline, lambda g: g.phase == "voting")
-    speech = _moment(timeline, lambda g: g.turn is not None and not g.turn_over)
-    over = _moment(timeline, lambda g: g.turn is not None and g.turn_over and g.turn.kind != "last_word")  # fmt: skip
+    speech = _moment(
+        timeline, lambda g: current_turn(g) is not None and not table_state(g).turn_over
+    )
+    over = _moment(timeline, lambda g: current_turn(g) is not None and table_state(g).turn_over and current_turn(g).kind != "last_word")  # fmt: skip
     cases = [
         (night + 1, "night"),
         (vote + 0.2, "vote"),
@@ -157,9 +161,12 @@ def test_each_phase_rule_through_the_real_detector(
     (flag,) = link.flags
     assert flag.kind == "overrun" and flag.seat != 0
     # Between speeches: the day's turns all given, nobody has the floor.
-    speaking = next(g for _, g in timeline if g.turn is not None)
-    between = dataclasses.replace(speaking, turn_at=len(speaking.turns))
-    assert between.turn is None
+    speaking = next(g for _, g in timeline if current_turn(g) is not None)
+    state = table_state(speaking)
+    between = dataclasses.replace(
+        speaking, procedure_state=dataclasses.replace(state, turn_at=len(state.turns))
+    )
+    assert current_turn(between) is None
     table = _Table([(0.0, between)])
     table.play(table.link(), messages, 1.0)
     assert [f.kind for f in table.flags] == ["between"]
@@ -186,7 +193,9 @@ def test_the_level_gate_learns_the_speakers_and_holds_back_quieter_talk(
     far = _hear(np.concatenate([pause, utterance * 0.1, pause]))  # 20 dB quieter
     table = _Table(timeline)
     link = table.link()
-    speech = _moment(timeline, lambda g: g.turn is not None and not g.turn_over)
+    speech = _moment(
+        timeline, lambda g: current_turn(g) is not None and not table_state(g).turn_over
+    )
     for n in range(link.gate.needs):  # the speaker's own utterances teach the gate
         table.play(link, loud, speech + 0.5 + n * 4)
     assert link.gate.reference is not None
@@ -218,8 +227,10 @@ def test_watcher_gives_one_flag_per_utterance(timeline: list[tuple[float, Game]]
 
 
 def test_overrun_waits_for_the_grace(timeline: list[tuple[float, Game]]) -> None:
-    over = next(g for _, g in timeline if g.turn is not None and g.turn_over)
-    before = next(g for _, g in timeline if g.turn is not None and not g.turn_over)
+    over = next(g for _, g in timeline if current_turn(g) is not None and table_state(g).turn_over)
+    before = next(
+        g for _, g in timeline if current_turn(g) is not None and not table_state(g).turn_over
+    )
     watcher = FlagWatcher()
     assert watcher.opened(0.0, 0.0, None, 0.9, before) is None
     assert watcher.tick(1.0, over) is None  # the bell: time ran out now
@@ -390,7 +401,10 @@ def test_the_recogniser_hears_each_utterance_with_its_lead_in_only(
 def test_a_word_flag_goes_to_the_table_with_the_phrase(timeline: list[tuple[float, Game]]) -> None:
     table = _Table(timeline)
     link = table.link()
-    table.now = _moment(timeline, lambda g: g.turn is not None and not g.turn_over) + 1
+    table.now = (
+        _moment(timeline, lambda g: current_turn(g) is not None and not table_state(g).turn_over)
+        + 1
+    )
     link.heard(("word", table.now - 0.5, None, "oath", "клянусь", 0.91))
     assert table.flags == [SpeechFlagged("word", 0, 0.91, "oath", "клянусь")]
 

@@ -22,6 +22,7 @@ from journal_files import SHORT, write_crash_state, write_head
 
 from companion import cli
 from companion.core.events import HostAdvanced, SeatPressed
+from companion.core.table_state import table as table_state
 from companion.rulesets import load_ruleset
 from companion.runner import journal_check
 from companion.runner.journal import (
@@ -366,14 +367,16 @@ def test_a_full_disk_in_the_live_loop_refuses_and_retries_timers(tmp_path: Path)
     clock.set(61)  # the agreement's timer (60 s) is due
     runtime.run_pending()
     assert len(refused) == 2 and all("No space left on device" in why for why in refused)
-    assert runtime.game is not None and runtime.game.night_step == 0  # still the agreement
+    assert (
+        runtime.game is not None and table_state(runtime.game).night_step == 0
+    )  # still the agreement
     layer.room = 10**9
     clock.set(61.5)
     runtime.run_pending()
-    assert runtime.game.night_step == 0  # waits out its retry delay, no spinning
+    assert table_state(runtime.game).night_step == 0  # waits out its retry delay, no spinning
     clock.set(62.5)
     runtime.run_pending()
-    assert runtime.game.night_step == 1
+    assert table_state(runtime.game).night_step == 1
     runtime.submit(HostAdvanced())
     runtime.run_pending()
     assert len(read(path).lines) == 3  # setup, the agreement's expiry, next

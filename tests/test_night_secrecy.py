@@ -35,6 +35,7 @@ from companion.core.events import (
 from companion.core.night import steps as night_steps
 from companion.core.rules import NightStep, Ruleset
 from companion.core.step import IllegalInput
+from companion.core.table_state import table as table_state
 from companion.rulesets import load_ruleset
 
 RULESETS: dict[str, Ruleset] = {name: load_ruleset(name) for name in ("tournament", "club")}
@@ -286,11 +287,11 @@ def test_a_step_whose_shooters_have_all_shot_runs_its_full_time() -> None:
     fell = clock.now
     for shooter in (3, 6, 8):
         clock.input(fell + 1, NightChoiceMade(shooter, 1, "shoot"))
-    assert clock.game.night_step == 0
+    assert table_state(clock.game).night_step == 0
     clock.run_to(fell + 29.9)
-    assert clock.game.night_step == 0
+    assert table_state(clock.game).night_step == 0
     clock.run_to(fell + 30)
-    assert clock.game.night_step == 1
+    assert table_state(clock.game).night_step == 1
     cues = [
         (at - fell, e.cue) for at, effects, _ in clock.log for e in effects if isinstance(e, Say)
     ]

@@ -7,17 +7,18 @@ No audio here: rendering every variant is tested with the speaker.
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
 import pytest
 
 from companion.core.rules import Ruleset
+from companion.core.vocabulary import CUES, RULESET_CUES, names
 from companion.rulesets import available_rulesets, load_ruleset
 from companion.voice import numerals
 from companion.voice.phrases import (
     CUE_ARGS,
+    RULESET_CUE_ARGS,
     VOICES_DIR,
     Catalogue,
     CatalogueError,
@@ -29,6 +30,8 @@ from companion.voice.phrases import (
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("ru", "en")
 RULESETS = available_rulesets()
+#: every catalogue the repository ships
+SHIPPED = sorted(path.stem for path in VOICES_DIR.glob("*.toml"))
 
 
 @pytest.fixture(scope="module", params=LANGS)
@@ -285,63 +288,6 @@ def test_braces_and_capitals() -> None:
 # -- every cue the engine can say has a phrase ----------------------------------
 
 
-def _said_cues() -> dict[str, set[str]]:
-    """Cue -> argument names, from every ``say("cue", arg=...)`` and
-    ``Say("cue", (("arg", ...),))`` in the package (the voice itself aside).
-    A cue given through a module-level table (``_TURN_CUES[kind]``) or as a
-    fallback (``cue or "removed"``) counts too."""
-    found: dict[str, set[str]] = {}
-    for path in sorted((ROOT / "companion").rglob("*.py")):
-        if "voice" in path.relative_to(ROOT / "companion").parts:
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        tables = {
-            target.id: node.value
-            for node in tree.body
-            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None
-            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-            if isinstance(target, ast.Name)
-        }
-        for call in ast.walk(tree):
-            if not isinstance(call, ast.Call) or not call.args:
-                continue
-            func = call.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name not in ("say", "Say"):
-                continue
-            cues = _strings(call.args[0], tables)
-            args = {kw.arg for kw in call.keywords if kw.arg and kw.arg not in ("urgent", "args")}
-            pairs = call.args[1:2] + [kw.value for kw in call.keywords if kw.arg == "args"]
-            for pair in pairs:
-                if isinstance(pair, ast.Tuple):
-                    args |= {
-                        e.elts[0].value
-                        for e in pair.elts
-                        if isinstance(e, ast.Tuple)
-                        and e.elts
-                        and isinstance(e.elts[0], ast.Constant)
-                    }
-            for cue in cues:
-                found.setdefault(cue, set()).update(args)
-    return found
-
-
-def _strings(expr: ast.expr, tables: dict[str, ast.expr]) -> set[str]:
-    """The cue names an expression can give: a literal, either side of
-    ``or`` / ``if else``, or the values of a module-level table it indexes."""
-    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
-        return {expr.value}
-    if isinstance(expr, ast.BoolOp):
-        return set().union(*(_strings(value, tables) for value in expr.values))
-    if isinstance(expr, ast.IfExp):
-        return _strings(expr.body, tables) | _strings(expr.orelse, tables)
-    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
-        table = tables.get(expr.value.id)
-        if isinstance(table, ast.Dict):
-            return set().union(*(_strings(value, tables) for value in table.values))
-    return set()
-
-
 def _ruleset_cues() -> set[str]:
     cues: set[str] = set()
     for name in RULESETS:
@@ -352,29 +298,25 @@ def _ruleset_cues() -> set[str]:
     return cues
 
 
-SAID = _said_cues()
+def test_the_contract_is_the_engines_vocabulary() -> None:
+    """The cues and their arguments come from the engine's declaration
+    (``core/vocabulary.py``; replayed games hold the engine to it in
+    tests/test_vocabulary.py): the voice keeps no list of its own."""
+    assert {cue: names(args) for cue, args in CUES.items()} == CUE_ARGS
+    assert {where: names(args) for where, args in RULESET_CUES.items()} == RULESET_CUE_ARGS
 
 
-def test_the_scan_finds_the_engine_cues() -> None:
-    for cue in ("vote_question", "thanks", "speech_start", "tie_speech_start", "removed", "miss"):
-        assert cue in SAID
-    assert SAID["offence_counted"] == {"seat", "count", "unit"}
-
-
-def test_engine_arguments_match_the_contract() -> None:
-    """A cue the engine says with other arguments than CUE_ARGS lists would
-    be missed by variants(): the contract must follow the engine."""
-    for cue, args in SAID.items():
-        assert cue in CUE_ARGS, f"cue {cue!r} is said but not in phrases.CUE_ARGS"
-        assert args <= set(CUE_ARGS[cue]), f"{cue}: said with {sorted(args)}"
-        if args:
-            assert args == set(CUE_ARGS[cue]), f"{cue}: said with {sorted(args)}"
-
-
-def test_every_cue_has_a_phrase(catalogue: Catalogue) -> None:
-    expected = set(SAID) | _ruleset_cues() | set(CUE_ARGS)
+@pytest.mark.parametrize("lang", SHIPPED)
+def test_every_cue_has_a_phrase(lang: str) -> None:
+    """Every shipped catalogue has a phrase for every cue the engine
+    declares and every cue the shipped rulesets name, using only the
+    arguments the cue is given."""
+    catalogue = Catalogue.load(lang)
+    expected = set(CUES) | _ruleset_cues()
     missing = sorted(expected - catalogue.cues)
     assert not missing, f"{catalogue.source} has no phrase for {missing}"
+    for cue, args in CUES.items():
+        assert set(catalogue.entries[cue].args) <= set(names(args)), (lang, cue)
 
 
 def test_both_catalogues_have_the_same_cues(ru: Catalogue, en: Catalogue) -> None:
@@ -425,7 +367,7 @@ def test_variants_cover_every_cue_and_seat(catalogue: Catalogue, ruleset: str) -
         assert catalogue.key("votes_accepted", {"votes": votes}) in texts
         assert catalogue.key("rest_votes", {"seat": 10, "votes": votes}) in texts
     for count in range(1, max(s.at for s in rules.ladder.steps) + 1):
-        args = {"seat": 1, "count": count, "unit": rules.ladder.unit}
+        args: dict[str, int | str] = {"seat": 1, "count": count, "unit": rules.ladder.unit}
         assert catalogue.key("offence_counted", args) in texts
     assert catalogue.key("time_added", {"seconds": 10}) in texts
     assert 100 < len(variants) < 600  # complete, and not absurd

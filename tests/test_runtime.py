@@ -18,6 +18,7 @@ from companion.core.events import (
     TimersPaused,
     TimersResumed,
 )
+from companion.core.table_state import current_turn
 from companion.rulesets import load_ruleset
 from companion.runner.clock import FakeClock
 from companion.runner.journal import Journal
@@ -140,4 +141,4 @@ def test_threads_only_enqueue_and_one_loop_takes_everything() -> None:
     stopper.join()
     runtime.run()  # returns at the stop mark, after every press was taken
     assert runtime._queue.empty()
-    assert runtime.game is not None and runtime.game.turn.seat == 1  # type: ignore[union-attr]
+    assert runtime.game is not None and current_turn(runtime.game).seat == 1  # type: ignore[union-attr]

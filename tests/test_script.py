@@ -26,6 +26,7 @@ from companion.core.events import (
     Undone,
 )
 from companion.core.state import Game
+from companion.core.table_state import table as table_state
 from companion.rulesets import load_ruleset
 from companion.runner.codec import encode as event_fields
 from companion.runner.replay import ScriptReplay
@@ -188,7 +189,11 @@ def test_timers_fire_in_deadline_order_at_their_deadlines() -> None:
     # the warning at 130 (10 s before the end)
     assert [now for now, _, _ in seen] == [0, 60, 80, 130]
     assert seen[-1][1:] == ("speeches", 1)
-    assert table.game is not None and table.game.turn_warned and not table.game.turn_over
+    assert (
+        table.game is not None
+        and table_state(table.game).turn_warned
+        and not table_state(table.game).turn_over
+    )
 
 
 def test_wait_moves_the_clock_only() -> None:

@@ -10,6 +10,8 @@ from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 from seat_table import SeatTable
 
 from companion.core.events import HostAdvanced, Nominated, OffenceGiven
+from companion.core.table_state import current_turn
+from companion.core.table_state import table as table_state
 from companion.seats.lights import SWEEP_STEP
 from companion.seats.pinmap import PinMap, load_pinmap, parse_pinmap
 
@@ -40,8 +42,8 @@ def test_the_lights_start_dark_and_sweep_round_the_table_when_a_game_starts(
 def play_to_day_one(table: SeatTable) -> None:
     table.start()
     table.wait(60 + 20)  # night zero: two timed steps
-    assert table.game.phase == "speeches" and table.game.turn is not None
-    assert table.game.turn.seat == 1
+    assert table.game.phase == "speeches" and current_turn(table.game) is not None
+    assert current_turn(table.game).seat == 1
 
 
 def test_a_whole_day_through_the_pins(table: SeatTable) -> None:
@@ -50,22 +52,22 @@ def test_a_whole_day_through_the_pins(table: SeatTable) -> None:
 
     # Seat 1's warning, then «Пас» by the button: seat 2's minute starts lit.
     table.wait(50.5)
-    assert table.game.turn_warned
+    assert table_state(table.game).turn_warned
     table.wait(0.25)
     lit_then_dark = [table.led(1)]
     table.wait(0.5)
     lit_then_dark.append(table.led(1))
     assert sorted(lit_then_dark) == [0.0, 1.0]  # the slow blink
     table.press(1)
-    assert table.game.turn is not None and table.game.turn.seat == 2
+    assert current_turn(table.game) is not None and current_turn(table.game).seat == 2
     assert table.leds()[:2] == [IDLE, STEADY]
     table.release(1)  # nothing: logged by the core
-    assert table.game.turn.seat == 2
+    assert current_turn(table.game).seat == 2
 
     # Nominations (from the console), every speech ended by its button.
     table.submit(Nominated(2, 10))
     for seat in range(2, 11):
-        assert table.game.turn is not None and table.game.turn.seat == seat
+        assert current_turn(table.game) is not None and current_turn(table.game).seat == seat
         if seat in (6, 9):
             table.submit(Nominated(seat, {6: 4, 9: 2}[seat]))
         table.wait(3)
@@ -92,7 +94,7 @@ def test_a_whole_day_through_the_pins(table: SeatTable) -> None:
     assert len(table.game.proposals) == 1
     table.wait(2)
     assert table.said[-2:] == ["votes_accepted", "vote_question"]  # «Принято»; «за 4»
-    ballot = table.game.ballot
+    ballot = table_state(table.game).ballot
     assert ballot is not None and ballot.votes[0] == frozenset({1, 2, 3, 5, 8})
     for seat in (1, 2, 5):
         table.release(seat)  # held over from the last question: no vote, no foul
@@ -111,11 +113,11 @@ def test_a_whole_day_through_the_pins(table: SeatTable) -> None:
         table.release(seat)
     table.wait(5)
     # Seat 10 leaves with five votes and speaks a last word: steady, out or not.
-    turn = table.game.turn
+    turn = current_turn(table.game)
     assert turn is not None and (turn.seat, turn.kind) == (10, "last_word")
     assert table.leds() == [IDLE] * 9 + [STEADY]
     table.press(10)  # ends the last word by the button too
-    assert table.game.turn is None or table.game.turn.kind != "last_word"
+    assert current_turn(table.game) is None or current_turn(table.game).kind != "last_word"
     assert table.led(10) == 0.0  # out of the game: dark
 
 
@@ -124,7 +126,7 @@ def test_a_button_press_outside_a_turn_or_vote_changes_nothing(table: SeatTable)
     before = table.leds()
     table.press(7)
     table.release(7)
-    assert table.game.turn is not None and table.game.turn.seat == 1
+    assert current_turn(table.game) is not None and current_turn(table.game).seat == 1
     assert table.leds() == before
 
 
@@ -142,7 +144,9 @@ def test_ten_milliseconds_of_chatter_make_one_press(table: SeatTable) -> None:
     table.wait(0.05)
     assert [(e.pressed, e.seat) for e in seen] == [(True, 1)]  # type: ignore[attr-defined]
     assert table.seats.filters["seat 1"].chatter >= 9
-    assert table.game.turn is not None and table.game.turn.seat == 2  # one «Пас», not two
+    assert (
+        current_turn(table.game) is not None and current_turn(table.game).seat == 2
+    )  # one «Пас», not two
     pin.drive_high()
     table.wait(0.05)
     assert [(e.pressed, e.seat) for e in seen] == [(True, 1), (False, 1)]  # type: ignore[attr-defined]
@@ -191,7 +195,7 @@ def levels_over(table: SeatTable, seat: int, seconds: float, step: float = 0.025
 def test_over_time_blinks_fast_and_a_lost_speech_flashes_twice(table: SeatTable) -> None:
     play_to_day_one(table)
     table.wait(60)  # seat 1 runs past the end of the minute
-    assert table.game.turn_over
+    assert table_state(table.game).turn_over
     fast = levels_over(table, 1, 1.0)
     assert fast.count(1.0) == fast.count(0.0) == 20  # 4 Hz: 125 ms lit, 125 ms dark
     assert max(len(run) for run in "".join("x" if v else "." for v in fast).split(".")) == 5

@@ -16,6 +16,7 @@ from helpers import TOURNAMENT_ROLES
 from companion.assembly import TableSpec, Update
 from companion.core.events import GameSetUp, HostAdvanced
 from companion.core.state import Game, Record
+from companion.core.table_state import table as table_state
 from companion.rulesets import load_ruleset
 from companion.runner.journal import read
 from companion.table_process import TableFailed, TableOrder, TableProcess, TableWorker
@@ -87,10 +88,10 @@ def test_inputs_go_to_the_table_and_states_come_back(tmp_path: Path) -> None:
         setup_records = _kinds(game)
         table.submit(HostAdvanced())  # night 0 over: the first day
         heard.wait(lambda: (g := heard.game()) is not None and g.phase == "speeches")
-        speaker = heard.game().turns[heard.game().turn_at].seat  # type: ignore[union-attr]
+        speaker = table_state(heard.game()).turns[table_state(heard.game()).turn_at].seat  # type: ignore[union-attr]
         table.simulated_seats.press(speaker)  # the speaker's «Пас»: the seat's button
         table.simulated_seats.release(speaker)
-        heard.wait(lambda: heard.game().turn_at == 1)  # type: ignore[union-attr]
+        heard.wait(lambda: table_state(heard.game()).turn_at == 1)  # type: ignore[union-attr]
         after = heard.game()
         assert after is not None
         assert _kinds(after)[: len(setup_records)] == setup_records  # records rebuilt in order
@@ -127,7 +128,11 @@ def test_a_killed_table_is_reported_and_resumes_from_its_journal(tmp_path: Path)
     try:
         game = resumed.game
         assert game is not None and before is not None
-        assert (game.phase, game.day, game.turn_at) == (before.phase, before.day, before.turn_at)
+        assert (game.phase, game.day, table_state(game).turn_at) == (
+            before.phase,
+            before.day,
+            table_state(before).turn_at,
+        )
         assert _kinds(game) == _kinds(before)
     finally:
         resumed.close()
@@ -211,5 +216,5 @@ async def test_the_console_resumes_a_table_whose_process_died(tmp_path: Path) ->
         assert (again.game.phase, again.game.day) == (before.phase, before.day)
         assert isinstance(app.screen, TableScreen)
         await pilot.press("space")  # the game goes on in the new process
-        await until(lambda: again.game is not None and again.game.turn_at == 1)
+        await until(lambda: again.game is not None and table_state(again.game).turn_at == 1)
         await app.action_quit()

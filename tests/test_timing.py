@@ -13,6 +13,8 @@ from companion.core.effects import Effect, Say
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced, TimeAdjusted, TimerExpired
 from companion.core.step import IllegalInput
+from companion.core.table_state import current_turn
+from companion.core.table_state import table as table_state
 from companion.rulesets import load_ruleset
 from companion.runner.clock import FakeClock, Timers
 from companion.runner.replay import ScriptReplay
@@ -34,7 +36,7 @@ def day_one(**extra: Any) -> tuple[ScriptReplay, list[tuple[float, str]]]:
     play(
         setup("tournament", TOURNAMENT_ROLES, **extra), {"at": NIGHT0, "input": "wait"}, table=table
     )
-    assert views.phase_name(table.game) == "speech" and table.game.turn.seat == 1  # type: ignore[union-attr]
+    assert views.phase_name(table.game) == "speech" and current_turn(table.game).seat == 1  # type: ignore[union-attr]
     return table, said
 
 
@@ -47,10 +49,12 @@ def test_the_warning_comes_ten_seconds_before_the_end_and_the_end_on_time() -> N
     play({"at": NIGHT0 + 65, "input": "wait"}, table=table)
     assert cues_after(said, NIGHT0) == [(NIGHT0 + 50, "time_warning"), (NIGHT0 + 60, "time_up")]
     game = table.game
-    assert game is not None and game.turn_over and views.lights(game)[0] == "fast_blink"
+    assert (
+        game is not None and table_state(game).turn_over and views.lights(game)[0] == "fast_blink"
+    )
     # Overrun: the speaker is not cut off; the host moves on.
     play({"at": NIGHT0 + 70, "input": "next"}, table=table)
-    assert table.game is not None and table.game.turn.seat == 2  # type: ignore[union-attr]
+    assert table.game is not None and current_turn(table.game).seat == 2  # type: ignore[union-attr]
 
 
 def test_pause_freezes_the_speech_and_resume_gives_back_the_time_left() -> None:
@@ -73,7 +77,7 @@ def test_next_while_paused_starts_the_next_speech_running() -> None:
     table, _ = day_one()
     play({"at": NIGHT0 + 5, "input": "pause"}, {"at": NIGHT0 + 30, "input": "next"}, table=table)
     game = table.game
-    assert game is not None and game.paused == () and game.turn.seat == 2  # type: ignore[union-attr]
+    assert game is not None and game.paused == () and current_turn(game).seat == 2  # type: ignore[union-attr]
     assert table.timers["turn"][0] == NIGHT0 + 30 + 60
 
 
@@ -109,7 +113,7 @@ def test_more_time_for_a_speaker_over_time() -> None:
     table, said = day_one()
     play({"at": NIGHT0 + 64, "input": "adjust", "seconds": 10}, table=table)
     game = table.game
-    assert game is not None and not game.turn_over
+    assert game is not None and not table_state(game).turn_over
     assert views.lights(game)[0] == "slow_blink"  # 10 s left: the last seconds
     play({"at": NIGHT0 + 100, "input": "wait"}, table=table)
     assert [t for t, cue in said if cue == "time_up"] == [NIGHT0 + 60, NIGHT0 + 74]
@@ -171,7 +175,7 @@ def test_no_drift_over_three_hours_of_timers() -> None:
         game, effects = step(game, TimerExpired(name, generation))
         timers.expired(name)
         timers.carry_out(effects, deadline)  # counted from the deadline, not from "now"
-        if game.turn_over:  # the host moves on the moment time is up
+        if table_state(game).turn_over:  # the host moves on the moment time is up
             game, effects = step(game, HostAdvanced())
             timers.carry_out(effects, deadline)
         fired += 1

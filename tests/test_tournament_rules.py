@@ -24,6 +24,8 @@ from companion.core.events import BestMoveMade, NightChoiceMade, Undone
 from companion.core.night import steps as night_steps
 from companion.core.state import Game
 from companion.core.step import IllegalInput
+from companion.core.table_state import current_turn
+from companion.core.table_state import table as table_state
 from companion.protocol.report import protocol, records, summary
 from companion.rulesets import load_ruleset
 from companion.runner.replay import ScriptReplay
@@ -209,7 +211,7 @@ def test_third_foul_before_the_seats_speech_costs_todays_speech() -> None:
     assert seat_json(before, 5)["next_speech_s"] == 0
     s.speeches(2, 3, 4)  # seat 5 is skipped: seat 6 speaks next
     game = s.play()
-    assert game.turn is not None and game.turn.seat == 6
+    assert current_turn(game) is not None and current_turn(game).seat == 6
     assert kinds(game, "speech_lost") == [{"seat": 5, "kind": "speech"}]
     assert seat_json(game, 5)["may_vote"]
     s.speeches(6, 7, 8, 9, 10, s6=8).vote((5, 6, 9))
@@ -242,7 +244,10 @@ def test_third_foul_after_speaking_costs_the_next_days_speech() -> None:
     # Day 2 opens at seat 2: its speech is lost, seat 3 speaks first after the last word.
     s.host_next(40)
     day2 = s.play()
-    assert day2.turn is not None and (day2.turn.seat, day2.turn.kind) == (3, "speech")
+    assert current_turn(day2) is not None and (
+        current_turn(day2).seat,
+        current_turn(day2).kind,
+    ) == (3, "speech")
     assert kinds(day2, "speech_lost") == [{"seat": 2, "kind": "speech"}]
 
 
@@ -254,7 +259,7 @@ def test_third_foul_while_speaking_costs_the_next_days_speech() -> None:
         1, input="offence", seat=2, offence="4.6.3"
     )
     game = s.play()
-    assert game.turn is not None and game.turn.seat == 2  # the minute goes on
+    assert current_turn(game) is not None and current_turn(game).seat == 2  # the minute goes on
     assert game.seat(2).silenced_day == 2
 
 
@@ -274,7 +279,7 @@ def test_fourth_foul_removes_the_speaker_and_the_next_seat_speaks() -> None:
     s = Script().speech(1)
     s.lines += fouls(2, 4)
     game = s.play()
-    assert game.turn is not None and game.turn.seat == 3
+    assert current_turn(game) is not None and current_turn(game).seat == 3
     assert not seat_json(game, 2)["alive"]
 
 
@@ -492,7 +497,11 @@ def test_tie_gives_tie_speeches_then_a_revote() -> None:
     s = tie_day()
     tie = s.play()
     assert kinds(tie, "tie") == [{"seats": [3, 6]}]
-    assert tie.turn is not None and (tie.turn.seat, tie.turn.kind, tie.turn.seconds) == (
+    assert current_turn(tie) is not None and (
+        current_turn(tie).seat,
+        current_turn(tie).kind,
+        current_turn(tie).seconds,
+    ) == (
         3,
         "tie_speech",
         30,
@@ -515,7 +524,11 @@ def test_third_foul_seat_gets_thirty_seconds_in_a_tie() -> None:
     assert seat_json(tie, 6)["next_speech_s"] == 30
     s.add(20, input="pass", seat=3)
     game = s.play()
-    assert game.turn is not None and (game.turn.seat, game.turn.kind, game.turn.seconds) == (
+    assert current_turn(game) is not None and (
+        current_turn(game).seat,
+        current_turn(game).kind,
+        current_turn(game).seconds,
+    ) == (
         6,
         "tie_speech",
         30,
@@ -536,7 +549,11 @@ def test_same_tie_again_asks_whether_all_leave(yes: int, leave: bool) -> None:
     if leave:
         for seat in (3, 6):
             assert seat_json(game, seat)["out"] == {"how": "voted", "day": 1, "last_word_s": 30}
-        assert game.turn is not None and (game.turn.seat, game.turn.kind, game.turn.seconds) == (
+        assert current_turn(game) is not None and (
+            current_turn(game).seat,
+            current_turn(game).kind,
+            current_turn(game).seconds,
+        ) == (
             3,
             "last_word",
             30,
@@ -587,7 +604,10 @@ def test_night_kill_only_when_all_black_shoot_the_same_seat(
     assert bool(kinds(game, "miss")) == (killed is None)
     if killed:
         assert seat_json(game, killed)["out"] == {"how": "killed", "day": 1, "last_word_s": 60}
-        assert game.turn is not None and (game.turn.seat, game.turn.kind) == (killed, "last_word")
+        assert current_turn(game) is not None and (
+            current_turn(game).seat,
+            current_turn(game).kind,
+        ) == (killed, "last_word")
 
 
 def test_a_voted_out_black_seat_no_longer_shoots() -> None:
@@ -605,16 +625,18 @@ def test_a_black_seat_removed_at_night_leaves_the_shot_to_the_others() -> None:
     Seat 8 leaves without a last word (4.5)."""
     s = Script().speeches(*range(1, 11)).shots({3: 4, 6: 4})
     waiting = s.play()
-    assert waiting.night_step == 0  # seat 8 has not shot yet
+    assert table_state(waiting).night_step == 0  # seat 8 has not shot yet
     s.add(2, input="offence", seat=8, offence="night_hints")
     removed = s.play()
-    assert removed.night_step == 0 and removed.seat(8).out is not None
+    assert table_state(removed).night_step == 0 and removed.seat(8).out is not None
     s.host_next(0).add(5, input="check", seat=6, target=5).host_next(0)
     s.add(5, input="check", seat=5, target=3).host_next(0)
     game = s.play()
     assert seat_json(game, 4)["out"] == {"how": "killed", "day": 1, "last_word_s": 60}
     assert seat_json(game, 8)["out"] == {"how": "removed", "day": 1, "last_word_s": 0}
-    assert game.turn is not None and game.turn.seat == 4  # only the victim's last word
+    assert (
+        current_turn(game) is not None and current_turn(game).seat == 4
+    )  # only the victim's last word
 
 
 def test_a_civilian_cannot_shoot() -> None:
@@ -656,7 +678,7 @@ def test_checks_by_the_wrong_role_are_illegal() -> None:
     """procedure: in the Don's step only the Don checks."""
     s = Script().speeches(*range(1, 11)).shots({3: 1, 6: 1, 8: 1}).host_next(0)
     game = s.play()
-    assert night_steps(game)[game.night_step].id == "don_check"
+    assert night_steps(game)[table_state(game).night_step].id == "don_check"
     with pytest.raises(IllegalInput):
         step(game, NightChoiceMade(5, 3, "check"))
 
@@ -678,7 +700,9 @@ def test_no_best_move_for_a_later_victim() -> None:
     s = Script().speeches(*range(1, 11)).night({}, complete=False, don=(6, 5), sheriff=(5, 3))
     s.speeches(2, 3, 4, 5, 6, 7, 8, 9, 10, 1).night({3: 2, 6: 2, 8: 2}, don=(6, 4), sheriff=(5, 8))
     game = s.play()
-    assert game.day == 3 and game.turn is not None and game.turn.kind == "last_word"
+    assert (
+        game.day == 3 and current_turn(game) is not None and current_turn(game).kind == "last_word"
+    )
     with pytest.raises(IllegalInput, match="first night"):
         step(game, BestMoveMade(2, (3, 6, 8)))
 
@@ -694,7 +718,7 @@ def test_three_misses_in_a_row_with_four_alive_give_red_the_game() -> None:
     s = s.speeches(5, 6, 1, 2).night({}, complete=False, sheriff=(5, 6))  # miss 1
     s = s.speeches(6, 1, 2, 5).night({}, complete=False, sheriff=(5, 2))  # miss 2
     two = s.play()
-    assert two.result is None and two.misses == 2 and two.day == 6
+    assert two.result is None and table_state(two).misses == 2 and two.day == 6
     s = s.speeches(1, 2, 5, 6).night({}, complete=False, sheriff=(5, 1))  # miss 3
     game = s.play()
     assert summary(game)["result"] == {
@@ -710,7 +734,7 @@ def test_misses_before_four_alive_do_not_count() -> None:
     """5.2 counts only nights with four players at the table: a miss with ten does not."""
     s = Script().speeches(*range(1, 11)).night({}, complete=False, sheriff=(5, 6))
     game = s.play()
-    assert kinds(game, "miss") and game.misses == 0
+    assert kinds(game, "miss") and table_state(game).misses == 0
 
 
 def test_a_kill_breaks_the_run_of_misses() -> None:
@@ -720,7 +744,7 @@ def test_a_kill_breaks_the_run_of_misses() -> None:
     s = s.speeches(6, 1, 2, 5).night({}, complete=False, sheriff=(5, 2))
     s = s.speeches(1, 2, 5, 6).night({6: 2}, sheriff=(5, 1))
     game = s.play()
-    assert game.result is None and game.misses == 0
+    assert game.result is None and table_state(game).misses == 0
     assert seat_json(game, 2)["out"] == {"how": "killed", "day": 6, "last_word_s": 60}
 
 
@@ -785,7 +809,7 @@ def test_black_wins_on_parity() -> None:
 
 
 def speech_order(game: Game) -> list[int]:
-    return [turn.seat for turn in game.turns if turn.kind == "speech"]
+    return [turn.seat for turn in table_state(game).turns if turn.kind == "speech"]
 
 
 def test_opener_rotates_day_by_day() -> None:
@@ -793,15 +817,15 @@ def test_opener_rotates_day_by_day() -> None:
     next living seat after the previous opener (a seat killed in the night is skipped)."""
     s = Script(first_speaker=3)
     day1 = s.play()
-    assert day1.opener == 3 and speech_order(day1) == [3, 4, 5, 6, 7, 8, 9, 10, 1, 2]
+    assert table_state(day1).opener == 3 and speech_order(day1) == [3, 4, 5, 6, 7, 8, 9, 10, 1, 2]
     s.speeches(3, 4, 5, 6, 7, 8, 9, 10, 1, 2).night({3: 4, 6: 4, 8: 4}, don=(6, 5), sheriff=(5, 3))
     day2 = s.play()
-    assert day2.opener == 5  # 4 was killed
+    assert table_state(day2).opener == 5  # 4 was killed
     assert speech_order(day2) == [5, 6, 7, 8, 9, 10, 1, 2, 3]
     s.host_next(40).speeches(5, 6, 7, 8, 9, 10, 1, 2, 3)
     s.night({}, complete=False, don=(6, 1), sheriff=(5, 6))
     day3 = s.play()
-    assert day3.opener == 6 and speech_order(day3)[0] == 6
+    assert table_state(day3).opener == 6 and speech_order(day3)[0] == 6
 
 
 def test_undo_takes_back_the_last_input() -> None:
@@ -817,7 +841,7 @@ def test_undo_takes_back_the_last_input() -> None:
     s.add(5, input="offence", seat=4, offence="4.8.3").add(1, input="undo")
     game = s.play()
     assert game.result is None and summary(game)["phase"] == "speech"
-    assert game.turn is not None and game.turn.seat == 1
+    assert current_turn(game) is not None and current_turn(game).seat == 1
 
 
 def test_undo_restores_the_running_minute() -> None:
@@ -826,9 +850,17 @@ def test_undo_restores_the_running_minute() -> None:
     s = Script().add(20, input="pass", seat=1).add(1, input="undo")
     s.add(38.9, input="wait")
     running = s.play()
-    assert running.turn is not None and running.turn.seat == 1 and not running.turn_over
+    assert (
+        current_turn(running) is not None
+        and current_turn(running).seat == 1
+        and not table_state(running).turn_over
+    )
     game = s.add(0.2, input="wait").play()  # 60 s after the minute began
-    assert game.turn is not None and game.turn.seat == 1 and game.turn_over
+    assert (
+        current_turn(game) is not None
+        and current_turn(game).seat == 1
+        and table_state(game).turn_over
+    )
 
 
 def test_nothing_to_undo_at_the_start() -> None:

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from ..core import views
 from ..core.state import Game, Seat
+from ..core.table_state import current_turn, table_or_blank
 from ..runner.clock import Deadlines
 from .words import Words
 
@@ -46,13 +47,14 @@ def seat_look(game: Game, seat: Seat, words: Words, show_roles: bool) -> SeatLoo
         text.append("  " + " ".join(words("lost." + right) for right in lost))
     text.append("\n")
     flags = []
-    turn = game.turn
+    state = table_or_blank(game)
+    turn = current_turn(game)
     speaking = turn is not None and turn.seat == seat.number
     if speaking:
         flags.append("▶ " + words("speaking"))
-    if seat.number in game.nominees:
+    if seat.number in state.nominees:
         flags.append("★ " + words("nominated"))
-    if seat.number in game.held:
+    if seat.number in state.held:
         flags.append(words("hand_mark") + " " + words("hand"))
     text.append("  ".join(flags))
     classes = ["seat", _fouls_class(game, seat)]
@@ -60,9 +62,9 @@ def seat_look(game: Game, seat: Seat, words: Words, show_roles: bool) -> SeatLoo
         classes.append("-out")
     if speaking:
         classes.append("-speaking")
-    if seat.number in game.nominees:
+    if seat.number in state.nominees:
         classes.append("-nominated")
-    if seat.number in game.held:
+    if seat.number in state.held:
         classes.append("-held")
     return SeatLook(text, tuple(classes))
 
@@ -113,8 +115,9 @@ def offence_name(game: Game, offence_id: str, words: Words) -> str:
 
 def phase_line(game: Game, words: Words) -> str:
     name = views.phase_name(game)
-    turn = game.turn
-    ballot = game.ballot
+    state = table_or_blank(game)
+    turn = current_turn(game)
+    ballot = state.ballot
     if name in ("speech", "last_word", "tie_speech") and turn is not None:
         return words("phase." + name, day=game.day, seat=turn.seat)
     if name in ("vote", "count") and ballot is not None:
@@ -123,15 +126,15 @@ def phase_line(game: Game, words: Words) -> str:
         return words("phase." + name, seats=", ".join(map(str, ballot.tied)))
     if name == "night":
         line = words("phase.night", day=game.day)
-        if game.night_step < len(game.tonight):
-            step = game.tonight[game.night_step]
+        if state.night_step < len(state.tonight):
+            step = state.tonight[state.night_step]
             line += " — " + (step.name or step.id)
         return line
     return words("phase." + name, day=game.day)
 
 
 def votes_line(game: Game, words: Words) -> str:
-    ballot = game.ballot
+    ballot = table_or_blank(game).ballot
     if ballot is None:
         return ""
     counts = []
@@ -146,19 +149,20 @@ def timer_value(game: Game, deadlines: Deadlines, now: float) -> tuple[str, str]
     """The big timer's text (``m:ss``) and its state: "", "warning",
     "overrun" or "paused"."""
     name = PHASE_TIMER.get(game.phase)
-    if game.phase == "voting" and game.ballot is not None:
-        name = "count" if game.ballot.counting else "vote"
+    state = table_or_blank(game)
+    if game.phase == "voting" and state.ballot is not None:
+        name = "count" if state.ballot.counting else "vote"
     paused = dict(game.paused)
     if name is not None and name in paused:
         return _clock(paused[name]), "paused"
-    if game.turn_over and game.phase == "speeches":
+    if state.turn_over and game.phase == "speeches":
         return _clock(0), "overrun"
     running = deadlines.get(name or "")
     if running is None:
         return "-:--", ""
     left = max(0.0, running[0] - now)
-    state = "warning" if game.phase == "speeches" and game.turn_warned else ""
-    return _clock(left), state
+    look = "warning" if game.phase == "speeches" and state.turn_warned else ""
+    return _clock(left), look
 
 
 def _clock(seconds: float) -> str:

@@ -33,6 +33,7 @@ from ..core.events import (
     Undone,
 )
 from ..core.state import Game
+from ..core.table_state import current_turn, table_or_blank
 from ..protocol.hostlog import HostLog
 from ..voice.phrases import Catalogue
 from .dialogs import AskText, PickOne, seat_numbers
@@ -202,7 +203,7 @@ class TableScreen(Screen[None]):
                 card.set_classes(" ".join(look.classes))
         self.query_one("#phase", Static).update(phase_line(game, self.words))
         self.query_one("#next", Static).update(self._next_line(game))
-        nominees = ", ".join(map(str, game.nominees))
+        nominees = ", ".join(map(str, table_or_blank(game).nominees))
         self.query_one("#nominees", Static).update(
             self.words("nominees", seats=nominees) if nominees else self.words("no_nominees")
         )
@@ -211,13 +212,14 @@ class TableScreen(Screen[None]):
         self.tick()
 
     def _next_line(self, game: Game) -> str:
+        state = table_or_blank(game)
         what = {
             "speeches": "next.speech",
-            "voting": "next.count" if game.ballot and game.ballot.counting else "next.vote",
+            "voting": "next.count" if state.ballot and state.ballot.counting else "next.vote",
             "night": "next.day",
         }.get(game.phase)
-        if game.phase == "speeches" and game.turn_at >= len(game.turns) - 1:
-            what = "next.vote" if game.nominees else "next.night"
+        if game.phase == "speeches" and state.turn_at >= len(state.turns) - 1:
+            what = "next.vote" if state.nominees else "next.night"
         mode = self.words("hold_on" if self._holding(game) else "hold_off")
         line = self.words("next", what=self.words(what)) if what else ""
         return f"{line}   {self.words('keys_mode', mode=mode)}"
@@ -279,7 +281,7 @@ class TableScreen(Screen[None]):
                 self.table.pump()
             return
         # Real buttons wired: a key stands in for a seat whose button fails.
-        if holding and number in game.held:
+        if holding and number in table_or_blank(game).held:
             self.submit(SeatReleased(number))
         else:
             self.submit(SeatPressed(number))
@@ -353,8 +355,8 @@ class TableScreen(Screen[None]):
                 return
             if len(numbers) == 2:
                 self.submit(Nominated(numbers[0], numbers[1]))
-            elif game.turn is not None:
-                self.submit(Nominated(game.turn.seat, numbers[0]))
+            elif (turn := current_turn(game)) is not None:
+                self.submit(Nominated(turn.seat, numbers[0]))
             else:
                 self.notify(self.words("no_speaker"), severity="warning")
 
@@ -395,9 +397,13 @@ class TableScreen(Screen[None]):
 
     def action_choice(self) -> None:
         game = self.game
+        state = table_or_blank(game) if game is not None else None
         step = (
-            game.tonight[game.night_step]
-            if game is not None and game.phase == "night" and game.night_step < len(game.tonight)
+            state.tonight[state.night_step]
+            if game is not None
+            and state is not None
+            and game.phase == "night"
+            and state.night_step < len(state.tonight)
             else None
         )
         if game is None or step is None or step.action == "none":
@@ -419,10 +425,11 @@ class TableScreen(Screen[None]):
 
     def action_best_move(self) -> None:
         game = self.game
-        if game is None or not game.first_victim or game.best_move:
+        state = table_or_blank(game) if game is not None else None
+        if state is None or not state.first_victim or state.best_move:
             self.notify(self.words("no_best_move"))
             return
-        seat = game.first_victim
+        seat = state.first_victim
 
         def answered(text: str | None) -> None:
             numbers = self._seats_from(text, 1, 3)

@@ -1,15 +1,18 @@
 """The day: last words, speeches in seat order, nominations, the best move.
 
-A day is a queue of speaking turns (``Game.turns``) followed by what
-``Game.after`` says: the vote, a revote, or the night.
+A day is a queue of speaking turns (``TableState.turns``) followed by what
+``TableState.after`` says: the vote, a revote, or the night. When the queue
+is done the day names its ending (``speeches_done``, ``revote_due``,
+``day_over``) and the sports table's transition table goes on from there.
 """
 
 from __future__ import annotations
 
-from . import night, outcome, views, voting
+from . import outcome, rights
 from .events import BestMoveMade, Nominated
-from .state import After, Out, Turn
+from .state import Out
 from .step import Step, living_seat, require, seat_in_range
+from .table_state import After, Turn, current_turn, table
 
 _TURN_CUES = {
     "speech": "speech_start",
@@ -22,7 +25,8 @@ def start(t: Step, victims: tuple[int, ...]) -> None:
     """Morning: the city wakes, the night's victims speak, then everyone else."""
     game = t.game
     day = game.day + 1
-    t.set(day=day, nominees=(), ballot=None, choices=())
+    t.set(day=day)
+    t.set_state(nominees=(), ballot=None, choices=())
     t.record("day", number=day)
     t.say("city_wakes", day=day)
     # Club: an unintentional peek at night removes the seat «как только Ведущий объявит в городе Утро».
@@ -34,7 +38,7 @@ def start(t: Step, victims: tuple[int, ...]) -> None:
     if outcome.check(t):
         return
     opener = _opener(t)
-    t.set(opener=opener)
+    t.set_state(opener=opener)
     count = len(game.seats)
     order = [(opener - 1 + i) % count + 1 for i in range(count)]
     turns = [Turn(v, "last_word", _last_word_s(t, v)) for v in victims if _last_word_s(t, v) > 0]
@@ -50,9 +54,10 @@ def _last_word_s(t: Step, number: int) -> float:
 def _opener(t: Step) -> int:
     """Day 1 opens at the first speaker; each later day at the next living seat."""
     game = t.game
+    state = table(game)
     count = len(game.seats)
     # 0-based index of the first candidate: the first speaker, or the seat after the last opener
-    start_at = game.first_speaker - 1 if game.opener == 0 else game.opener
+    start_at = state.first_speaker - 1 if state.opener == 0 else state.opener
     for i in range(count):
         number = (start_at + i) % count + 1
         if game.seats[number - 1].out is None:
@@ -61,7 +66,8 @@ def _opener(t: Step) -> int:
 
 
 def queue(t: Step, turns: tuple[Turn, ...], after: After) -> None:
-    t.set(phase="speeches", turns=turns, turn_at=0, after=after, ballot=None)
+    t.set(phase="speeches")
+    t.set_state(turns=turns, turn_at=0, after=after, ballot=None)
     _begin_turn(t)
 
 
@@ -69,29 +75,28 @@ def _begin_turn(t: Step) -> None:
     """Start the turn at ``turn_at``, skipping seats that cannot speak."""
     while True:
         game = t.game
-        if game.turn_at >= len(game.turns):
+        state = table(game)
+        if state.turn_at >= len(state.turns):
             t.cancel_timers("turn", "warning")
-            _queue_done(t)
+            t.ended(_ENDINGS[state.after])
             return
-        turn = game.turns[game.turn_at]
+        turn = state.turns[state.turn_at]
         seat = game.seat(turn.seat)
         if turn.kind == "last_word":
             seconds = turn.seconds
         elif seat.out is not None:
-            t.set(turn_at=game.turn_at + 1)
+            t.set_state(turn_at=state.turn_at + 1)
             continue
         elif turn.kind == "speech":
-            seconds = views.regular_speech_s(game, seat)
+            seconds = rights.regular_speech_s(game, seat)
         else:
-            seconds = views.tie_speech_s(game, seat)
+            seconds = rights.tie_speech_s(game, seat)
         if seconds <= 0:
             t.record("speech_lost", seat=turn.seat, kind=turn.kind)
             t.say("speech_lost", seat=turn.seat)
-            t.set(turn_at=game.turn_at + 1)
+            t.set_state(turn_at=state.turn_at + 1)
             continue
-        turns = list(game.turns)
-        turns[game.turn_at] = Turn(turn.seat, turn.kind, seconds)
-        t.set(turns=tuple(turns), turn_over=False, turn_warned=False)
+        t.set_state(turn_seconds=seconds, turn_over=False, turn_warned=False)
         if turn.kind == "speech":
             t.update_seat(turn.seat, spoke_day=game.day)
         t.say(_TURN_CUES[turn.kind], seat=turn.seat, seconds=int(seconds))
@@ -108,70 +113,67 @@ def _begin_turn(t: Step) -> None:
 
 def end_turn(t: Step) -> None:
     """The current speaker is done (passed, host moved on, or removed)."""
-    t.set(turn_at=t.game.turn_at + 1, turn_over=False, turn_warned=False)
+    t.set_state(turn_at=table(t.game).turn_at + 1, turn_over=False, turn_warned=False)
     _begin_turn(t)
 
 
 def time_up(t: Step) -> None:
-    t.set(turn_over=True)
-    t.say("time_up", urgent=True, seat=t.game.turn.seat if t.game.turn else 0)
-    t.record("overrun", seat=t.game.turn.seat if t.game.turn else 0)
+    t.set_state(turn_over=True)
+    turn = current_turn(t.game)
+    t.say("time_up", urgent=True, seat=turn.seat if turn else 0)
+    t.record("overrun", seat=turn.seat if turn else 0)
 
 
 def warn(t: Step) -> None:
-    t.set(turn_warned=True)
+    t.set_state(turn_warned=True)
     t.say("time_warning", seconds=int(t.game.rules.timings.warning_s))
 
 
-def _queue_done(t: Step) -> None:
-    after = t.game.after
-    if after == "vote":
-        voting.start(t)
-    elif after == "revote":
-        voting.start_revote(t)
-    elif not outcome.check(t):
-        night.start(t)
+#: The queue's ending, by what the day said follows it.
+_ENDINGS: dict[After, str] = {"vote": "speeches_done", "revote": "revote_due", "night": "day_over"}
 
 
 def nominate(t: Step, event: Nominated) -> None:
     game = t.game
-    turn = game.turn
+    state = table(game)
+    turn = current_turn(game)
     by = seat_in_range(game, event.by, "by")
     regular = turn is not None and turn.kind == "speech"
     own = regular and turn is not None and turn.seat == event.by
     # A seat that lost today's speech but kept its nomination (club ladder.3: «имеет
     # право только на выставление кандидатуры и голосование») has no minute of its
     # own: the host takes its nomination during the day's regular speeches.
-    silenced = regular and by.out is None and not views.may_speak(game, by)
+    silenced = regular and by.out is None and not rights.may_speak(game, by)
     require(own or silenced, f"seat {event.by} may nominate only in their own speech")
     require(
-        silenced or not game.turn_over,
+        silenced or not state.turn_over,
         f"seat {event.by}'s time is up: the nomination comes too late",
     )
     require(by.nominated_day != game.day, f"seat {event.by} has already nominated today")
-    require(views.may_nominate(game, by), f"seat {event.by} may not nominate today")
+    require(rights.may_nominate(game, by), f"seat {event.by} may not nominate today")
     living_seat(game, event.target, "target")
-    require(event.target not in game.nominees, f"seat {event.target} is already nominated")
+    require(event.target not in state.nominees, f"seat {event.target} is already nominated")
     t.update_seat(event.by, nominated_day=game.day)
-    t.set(nominees=(*game.nominees, event.target))
+    t.set_state(nominees=(*state.nominees, event.target))
     t.record("nomination", by=event.by, target=event.target)
     t.say("nomination_accepted", seat=event.target)
 
 
 def best_move(t: Step, event: BestMoveMade) -> None:
     game = t.game
-    turn = game.turn
+    state = table(game)
+    turn = current_turn(game)
     require(game.rules.best_move, f"ruleset {game.rules.name!r} has no best move")
     require(
         turn is not None and turn.kind == "last_word" and turn.seat == event.seat,
         f"seat {event.seat} may make a best move only in their last word",
     )
-    require(event.seat == game.first_victim, "only the first night's victim makes a best move")
-    require(not game.best_move, "the best move has already been made")
+    require(event.seat == state.first_victim, "only the first night's victim makes a best move")
+    require(not state.best_move, "the best move has already been made")
     for suspect in event.suspects:
         seat_in_range(game, suspect, "suspect")
         require(suspect != event.seat, "a best move names other seats")
     black = sum(1 for s in event.suspects if game.rules.team(game.seat(s).team).color == "black")
-    t.set(best_move=event.suspects)
+    t.set_state(best_move=event.suspects)
     t.record("best_move", seat=event.seat, suspects=list(event.suspects), black=black)
     t.tell("best_move", seat=event.seat, black=black)

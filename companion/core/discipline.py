@@ -6,10 +6,11 @@ applies them. Each branch names the ruleset field it reads.
 
 from __future__ import annotations
 
-from . import day, outcome
+from . import outcome
 from .rules import LadderStep, Offence
-from .state import Out, evolve
+from .state import Out
 from .step import IllegalInput, Step, living, require, seat_in_range
+from .table_state import current_turn, sports_table
 
 
 def find_offence(t: Step, key: str) -> Offence:
@@ -24,7 +25,8 @@ def give(t: Step, number: int, key: str) -> None:
     require(game.phase not in ("setup", "ended"), f"no offences can be given in phase {game.phase}")
     offence = find_offence(t, key)
     seat = seat_in_range(game, number)
-    speaking = game.turn is not None and game.turn.seat == number  # a last word
+    turn = current_turn(game)
+    speaking = turn is not None and turn.seat == number  # a last word
     if seat.out is not None and not speaking:
         require(
             offence.while_out,
@@ -151,12 +153,14 @@ def _climb(t: Step, number: int, ladder_step: LadderStep) -> None:
 
 def _bite_day(t: Step, number: int, ladder_step: LadderStep) -> int:
     game = t.game
-    if ladder_step.bites == "this_round_or_next" and game.phase == "speeches":
+    state = sports_table(game)
+    if ladder_step.bites == "this_round_or_next" and game.phase == "speeches" and state:
         # Tournament 4.4: this round if the seat's regular speech is still ahead.
         ahead = any(
-            turn.seat == number and turn.kind == "speech" for turn in game.turns[game.turn_at :]
+            turn.seat == number and turn.kind == "speech" for turn in state.turns[state.turn_at :]
         )
-        speaking_now = game.turn is not None and game.turn.seat == number
+        turn_now = current_turn(game)
+        speaking_now = turn_now is not None and turn_now.seat == number
         if ahead and not speaking_now and t.seat(number).spoke_day != game.day:
             return game.day
     return game.day + 1
@@ -179,28 +183,12 @@ def remove(
         # Only a seat speaking its own last word gets here once out: the removal
         # cuts the word short, and how and when the seat left stands.
         _say_removed(t, number, cue, reason)
-        if game.turn is not None and game.turn.seat == number:
-            day.end_turn(t)
+        t.procedure.removed_speaker(t, number)
         return
     t.update_seat(number, out=Out("removed", game.day, 0), removal_at_morning=False)
     t.record("out", seat=number, how="removed", clause=clause)
     _say_removed(t, number, cue, reason)
-    # Tournament 5.1 keeps a removed nominee on the ballot; otherwise they are dropped
-    # (once the vote is under way the ballot stands and a removed winner just stays out).
-    stays = game.rules.voting.removed_nominee_stays
-    if not stays and number in game.nominees and game.phase != "voting":
-        t.set(nominees=tuple(n for n in game.nominees if n != number))
-    if number in t.game.held:  # a removed voter's hand leaves the table
-        t.set(held=t.game.held - {number})
-    ballot = t.game.ballot
-    open_window = ballot is not None and not ballot.counting and ballot.index < len(ballot.votes)
-    if ballot is not None and open_window and number in ballot.votes[ballot.index]:
-        # A vote in an open window goes with the voter.
-        votes = ballot.votes
-        votes = (*votes[: ballot.index], votes[ballot.index] - {number}, *votes[ballot.index + 1 :])
-        t.set(ballot=evolve(ballot, {"votes": votes}))
+    t.procedure.seat_removed(t, number)
     if outcome.check(t):
         return
-    turn = t.game.turn
-    if turn is not None and turn.seat == number and turn.kind != "last_word":
-        day.end_turn(t)
+    t.procedure.removed_speaker(t, number)

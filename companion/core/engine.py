@@ -11,7 +11,11 @@ Rules of this module (after h11's state machine):
   one (``Game.prev``), which is what ``Undone`` walks back.
 * Seat lights are not effects: they are a view of the state
   (``views.lights``), which the seat shell renders after each input.
-* Which handler takes an input is a table: (coarse phase, event type).
+* Which handler takes an input is a table: (coarse phase, event type),
+  the procedure's own (``Procedure.handlers``) before the shared ones here.
+* The procedure the ruleset names (``companion.core.procedures``) runs the
+  phases; this module holds what every procedure shares: set-up, undo,
+  timers, discipline, the host's proposals, the end.
 """
 
 from __future__ import annotations
@@ -19,25 +23,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from . import day, discipline, night, outcome, timing, views, voting
-from .effects import Effect, Ignored, TellHost
+from . import discipline, outcome, procedures, timing
+from .effects import Effect, TellHost
 from .events import (
     WORD_KIND,
     WORD_REASON,
-    BestMoveMade,
     Event,
     GameSetUp,
     GameStopped,
-    HostAdvanced,
-    NightChoiceMade,
-    Nominated,
     OffenceCancelled,
     OffenceGiven,
     ProposalDismissed,
-    SeatPressed,
-    SeatReleased,
     SpeechFlagged,
-    SpeechPassed,
     TeamSurrendered,
     TimeAdjusted,
     TimerExpired,
@@ -45,6 +42,7 @@ from .events import (
     TimersResumed,
     Undone,
 )
+from .procedure import Procedure
 from .state import Game, Seat
 from .step import IllegalInput, Step, require, seat_in_range
 
@@ -82,11 +80,13 @@ def new_game(setup: GameSetUp) -> tuple[Game, tuple[Effect, ...]]:
         Seat(n, role, known[role], name=name)
         for n, (role, name) in enumerate(zip(roles, names, strict=True), 1)
     )
-    t = Step(Game(rules=rules, seats=seats, seed=setup.seed, first_speaker=setup.first_speaker))
+    procedure = procedures.PROCEDURES[rules.procedure]
+    state = procedure.new_state(setup.first_speaker)
+    t = Step(Game(rules=rules, seats=seats, seed=setup.seed, procedure_state=state), procedure)
     t.record("setup", ruleset=rules.name, seats=setup.seats, roles=",".join(roles), seed=setup.seed)
     for seat in seats:
         t.tell("role", seat=seat.number, role=seat.role)
-    night.start(t)
+    procedure.begin(t)
     return _finish(None, t)
 
 
@@ -106,7 +106,7 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
         require(game.prev is not None, "there is nothing to undo")
         previous = game.prev
         assert previous is not None
-        t = Step(previous)
+        t = Step(previous, procedures.of(previous))
         # The protocol keeps a trace of what the host took back.
         taken_back = []
         entry = game.log
@@ -116,13 +116,18 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
         t.record("undone", records=",".join(reversed(taken_back)))
         t.say("undone")
         return _finish(game, t, link=False)
-    handler = _HANDLERS.get((game.phase, type(event))) or _ANY_PHASE.get(type(event))
+    procedure, handlers = _DISPATCH[game.rules.procedure]
+    handler = handlers.get((game.phase, type(event)))
     if handler is None:
         # No input's name here: the shell prefixes the script's own (``nominate``).
-        raise IllegalInput(f"not allowed in phase {views.phase_name(game)}")
-    t = Step(game)
+        raise IllegalInput(f"not allowed in phase {_phase_name(game, procedure)}")
+    t = Step(game, procedure)
     handler(t, event)
     return _finish(game, t)
+
+
+def _phase_name(game: Game, procedure: Procedure) -> str:
+    return game.phase if game.phase in ("setup", "ended") else procedure.phase_name(game)
 
 
 def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tuple[Effect, ...]]:
@@ -137,30 +142,14 @@ def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tupl
 # --- handlers ----------------------------------------------------------------
 
 
-def _host_advanced(t: Step, event: Event) -> None:
-    phase = t.game.phase
-    if phase == "speeches":
-        day.end_turn(t)
-    elif phase == "voting":
-        voting.advance(t)
-    else:
-        night.next_step(t)
-
-
 def _timer(t: Step, event: Event) -> None:
     assert isinstance(event, TimerExpired)
     key = (event.name, event.generation)
     require(key in t.game.timers, f"timer {event.name!r} #{event.generation} is not running")
     t.set(timers=tuple([x for x in t.game.timers if x != key]))
-    phase = t.game.phase
-    if event.name == "turn" and phase == "speeches":
-        day.time_up(t)
-    elif event.name == "warning" and phase == "speeches":
-        day.warn(t)
-    elif event.name in ("vote", "count") and phase == "voting":
-        voting.advance(t)
-    elif event.name == "night" and phase == "night":
-        night.next_step(t)
+    expired = t.procedure.timers.get((event.name, t.game.phase))
+    if expired is not None:
+        expired(t)
 
 
 def _paused(t: Step, event: Event) -> None:
@@ -175,58 +164,6 @@ def _resumed(t: Step, event: Event) -> None:
 def _adjusted(t: Step, event: Event) -> None:
     assert isinstance(event, TimeAdjusted)
     timing.adjust(t, event)
-
-
-def _speech_pressed(t: Step, event: Event) -> None:
-    assert isinstance(event, SeatPressed)
-    seat_in_range(t.game, event.seat)
-    game = t.game
-    turn = game.turn
-    if turn is not None and turn.seat == event.seat:
-        t.record("passed", seat=event.seat)
-        if event.seat not in game.held:  # so that its release is not "nothing held"
-            t.set(held=game.held | {event.seat})
-        day.end_turn(t)  # «Пас»: the speaker's own button ends the minute
-    else:
-        t.effects.append(Ignored(f"seat {event.seat} pressed out of turn"))
-
-
-def _passed(t: Step, event: Event) -> None:
-    assert isinstance(event, SpeechPassed)
-    turn = t.game.turn
-    require(turn is not None and turn.seat == event.seat, f"seat {event.seat} is not speaking")
-    t.record("passed", seat=event.seat)
-    day.end_turn(t)
-
-
-def _vote_pressed(t: Step, event: Event) -> None:
-    assert isinstance(event, SeatPressed)
-    seat_in_range(t.game, event.seat)
-    voting.pressed(t, event.seat)
-
-
-def _vote_released(t: Step, event: Event) -> None:
-    assert isinstance(event, SeatReleased)
-    seat_in_range(t.game, event.seat)
-    voting.released(t, event.seat)
-
-
-def _released(t: Step, event: Event) -> None:
-    """A button let go outside a vote: a hand lifted after the last count or
-    after «Пас» (it was held), else nothing."""
-    assert isinstance(event, SeatReleased)
-    seat_in_range(t.game, event.seat)
-    held = t.game.held
-    if event.seat in held:
-        t.set(held=held - {event.seat})
-    else:
-        t.effects.append(Ignored(f"seat {event.seat} released outside a vote, nothing held"))
-
-
-def _press_ignored(t: Step, event: Event) -> None:
-    assert isinstance(event, SeatPressed)
-    seat_in_range(t.game, event.seat)
-    t.effects.append(Ignored(f"seat {event.seat} pressed in phase {views.phase_name(t.game)}"))
 
 
 def _offence(t: Step, event: Event) -> None:
@@ -305,37 +242,9 @@ def _surrender(t: Step, event: Event) -> None:
     outcome.team_loss(t, (event.team,), "surrender", None)
 
 
-def _nominated(t: Step, event: Event) -> None:
-    assert isinstance(event, Nominated)
-    day.nominate(t, event)
-
-
-def _night_choice(t: Step, event: Event) -> None:
-    assert isinstance(event, NightChoiceMade)
-    night.choose(t, event)
-
-
-def _best_move(t: Step, event: Event) -> None:
-    assert isinstance(event, BestMoveMade)
-    day.best_move(t, event)
-
-
 def _setup_again(t: Step, event: Event) -> None:
     raise IllegalInput("the table is already set up")
 
-
-_HANDLERS: dict[tuple[str, type], Handler] = {
-    ("speeches", HostAdvanced): _host_advanced,
-    ("voting", HostAdvanced): _host_advanced,
-    ("night", HostAdvanced): _host_advanced,
-    ("speeches", SeatPressed): _speech_pressed,
-    ("voting", SeatPressed): _vote_pressed,
-    ("voting", SeatReleased): _vote_released,
-    ("speeches", SpeechPassed): _passed,
-    ("speeches", Nominated): _nominated,
-    ("speeches", BestMoveMade): _best_move,
-    ("night", NightChoiceMade): _night_choice,
-}
 
 #: Inputs taken in every phase but the end (the handlers check further).
 _ANY_PHASE: dict[type, Handler] = {
@@ -343,8 +252,6 @@ _ANY_PHASE: dict[type, Handler] = {
     TimersPaused: _paused,
     TimersResumed: _resumed,
     TimeAdjusted: _adjusted,
-    SeatPressed: _press_ignored,
-    SeatReleased: _released,
     OffenceGiven: _offence,
     ProposalDismissed: _dismiss,
     TeamSurrendered: _surrender,
@@ -352,4 +259,22 @@ _ANY_PHASE: dict[type, Handler] = {
     GameStopped: _stop,
     GameSetUp: _setup_again,
     SpeechFlagged: _heard,
+}
+
+
+def _dispatch(procedure: Procedure) -> dict[tuple[str, type], Handler]:
+    """(phase, input) -> handler for every phase of a procedure, merged once:
+    the procedure's own for its phase, else its any-phase one, else the
+    engine's (one lookup per input: replay speed is bound by the engine)."""
+    table: dict[tuple[str, type], Handler] = {}
+    for phase in ("setup", *procedure.phases, "ended"):
+        for kind in {*procedure.handlers_any_phase, *_ANY_PHASE}:
+            handler = procedure.handlers_any_phase.get(kind) or _ANY_PHASE[kind]
+            table[(phase, kind)] = handler
+    table.update(procedure.handlers)
+    return table
+
+
+_DISPATCH = {
+    name: (procedure, _dispatch(procedure)) for name, procedure in procedures.PROCEDURES.items()
 }

@@ -6,20 +6,27 @@ its actors have chosen, are out or are blocked. A step therefore sounds and
 lasts the same whoever is still playing, so the table cannot hear who is
 dead, who is blocked or who has chosen (issue 8, item 7). Choices go to the
 host alone (records, ``TellHost``), never to a ``Say``.
+
+At morning each step's choices go to the resolver its action names
+(``night_actions.RESOLVERS``), in the order the ruleset gives
+(``Ruleset.night_resolution``); the night then ends in ``morning`` with
+its victims, and the transition table opens the day.
 """
 
 from __future__ import annotations
 
-from . import day, outcome
+from . import outcome
 from .events import NightChoiceMade
+from .night_actions import RESOLVERS, Night
 from .rules import NightStep
 from .state import Game, Out, Result, evolve
 from .step import Step, living_seat, require
+from .table_state import table
 
 
 def steps(game: Game) -> tuple[NightStep, ...]:
     """Tonight's steps (fixed when the night falls)."""
-    return game.tonight
+    return table(game).tonight
 
 
 def _tonight(game: Game) -> tuple[NightStep, ...]:
@@ -30,42 +37,39 @@ def _tonight(game: Game) -> tuple[NightStep, ...]:
 
 
 def start(t: Step) -> None:
-    t.set(phase="night", night_step=0, choices=(), ballot=None, turns=(), turn_at=0)
-    t.set(tonight=_tonight(t.game))
+    t.set(phase="night")
+    t.set_state(
+        night_step=0, choices=(), ballot=None, turns=(), turn_at=0, tonight=_tonight(t.game)
+    )
     t.record("night", number=t.game.day)
     t.say("night_falls", night=t.game.day)
     _begin_step(t)
 
 
 def _begin_step(t: Step) -> None:
-    game = t.game
-    all_steps = steps(game)
-    if game.night_step >= len(all_steps):
+    state = table(t.game)
+    if state.night_step >= len(state.tonight):
         t.cancel_timers("night")
         _morning(t)
         return
-    step = all_steps[game.night_step]
+    step = state.tonight[state.night_step]
     t.say(step.cue)
     t.start_timer("night", step.seconds)
 
 
 def next_step(t: Step) -> None:
-    game = t.game
-    if game.night_step < len(game.tonight) and game.tonight[game.night_step].end_cue:
-        t.say(game.tonight[game.night_step].end_cue)
-    t.set(night_step=game.night_step + 1)
+    state = table(t.game)
+    if state.night_step < len(state.tonight) and state.tonight[state.night_step].end_cue:
+        t.say(state.tonight[state.night_step].end_cue)
+    t.set_state(night_step=state.night_step + 1)
     _begin_step(t)
-
-
-def _actors(game: Game, step: NightStep) -> list[int]:
-    return [s.number for s in game.seats if s.out is None and s.role in step.roles]
 
 
 def choose(t: Step, event: NightChoiceMade) -> None:
     game = t.game
-    all_steps = steps(game)
-    require(game.night_step < len(all_steps), "the night is over")
-    step = all_steps[game.night_step]
+    state = table(game)
+    require(state.night_step < len(state.tonight), "the night is over")
+    step = state.tonight[state.night_step]
     require(step.action != "none", f"night step {step.id!r} takes no choices")
     require(
         event.action in (None, step.action),
@@ -77,8 +81,8 @@ def choose(t: Step, event: NightChoiceMade) -> None:
         f"seat {event.seat} ({seat.role}) does not act in night step {step.id!r}",
     )
     living_seat(game, event.target, "target")
-    kept = tuple(c for c in game.choices if (c[0], c[1]) != (step.id, event.seat))
-    t.set(choices=(*kept, (step.id, event.seat, event.target)))
+    kept = tuple(c for c in state.choices if (c[0], c[1]) != (step.id, event.seat))
+    t.set_state(choices=(*kept, (step.id, event.seat, event.target)))
     t.record("night_choice", step=step.id, seat=event.seat, target=event.target)
     if step.action == "check" and step.reveals:
         answer = _reveals(game, step.reveals, event.target)
@@ -104,8 +108,8 @@ def _morning(t: Step) -> None:
         granted = 0 if game.seat(victim).removal_at_morning else last_word_s
         t.update_seat(victim, out=Out("killed", game.day, granted), removal_at_morning=False)
         t.record("out", seat=victim, how="killed")
-    if victims and game.day == 1 and game.first_victim == 0 and game.rules.best_move:
-        t.set(first_victim=victims[0])
+    if victims and game.day == 1 and table(game).first_victim == 0 and game.rules.best_move:
+        t.set_state(first_victim=victims[0])
     ladder = game.rules.ladder
     if ladder.reset_after_night and any(s.count for s in game.seats):
         # Club: «После каждой ночи замечания аннулируются».
@@ -115,11 +119,12 @@ def _morning(t: Step) -> None:
         return
     if outcome.check(t):
         return
-    day.start(t, victims)
+    t.ended("morning", victims)
 
 
 def _shot_targets(game: Game) -> set[int]:
-    return {target for step_id, _, target in game.choices if _step(game, step_id).action == "shoot"}
+    choices = table(game).choices
+    return {target for step_id, _, target in choices if _step(game, step_id).action == "shoot"}
 
 
 def _step(game: Game, step_id: str) -> NightStep:
@@ -130,40 +135,26 @@ def _step(game: Game, step_id: str) -> NightStep:
 
 
 def _resolve(t: Step) -> tuple[int, ...]:
-    """Who dies tonight. A team shot counts only if every living shooter
-    picked the same seat; blocks void the blocked seat's own choice; heals
-    save their target."""
+    """Who dies tonight: each step's choices through its action's resolver,
+    in the ruleset's order of actions (a block before what it blocks), then
+    the kills that no heal saved."""
     game = t.game
     # A seat removed during the night (speaking at night, say) is out of the
     # game: its own choices that night go with it.
-    choices = [c for c in game.choices if game.seat(c[1]).out is None]
-    blocked = {target for sid, _, target in choices if _step(game, sid).action == "block"}
-    kills: list[int] = []
-    healed: set[int] = set()
-    for step in steps(game):
-        mine = [(seat, target) for sid, seat, target in choices if sid == step.id]
-        mine = [
-            (seat, target) for seat, target in mine if seat not in blocked or step.action == "block"
-        ]
-        if step.action == "shoot":
-            shooters = _actors(game, step)
-            targets = {target for _, target in mine}
-            shot_by = {seat for seat, _ in mine}
-            if shooters and shot_by.issuperset(shooters) and len(targets) == 1:
-                kills.append(targets.pop())
-            else:
-                # Said even when no shooter is left alive: silence at morning
-                # would tell the table that the shooting team is gone.
-                t.record("miss", step=step.id)
-                t.say("miss")
-        elif step.action == "kill":
-            kills.extend(target for _, target in mine)
-        elif step.action == "heal":
-            healed.update(target for _, target in mine)
+    choices = [c for c in table(game).choices if game.seat(c[1]).out is None]
+    order = game.rules.night_resolution
+    tonight = sorted(
+        steps(game),
+        key=lambda s: order.index(s.action) if s.action in order else len(order),
+    )
+    night = Night()
+    for step in tonight:
+        picks = [(seat, target) for sid, seat, target in choices if sid == step.id]
+        RESOLVERS[step.action](t, step, picks, night)
     victims: list[int] = []
-    for target in kills:
+    for target in night.kills:
         # A target removed during the night has already left, without a last word.
-        if target not in healed and target not in victims and game.seat(target).out is None:
+        if target not in night.healed and target not in victims and game.seat(target).out is None:
             victims.append(target)
     return tuple(victims)
 
@@ -177,10 +168,10 @@ def _miss_rule(t: Step, shot_killed: bool) -> bool:
         1 for s in t.game.seats if s.out is None or _died_tonight(t.game, s.number)
     )
     if alive_at_night != rule.alive or shot_killed:
-        t.set(misses=0)
+        t.set_state(misses=0)
         return False
-    misses = t.game.misses + 1
-    t.set(misses=misses)
+    misses = table(t.game).misses + 1
+    t.set_state(misses=misses)
     if misses < rule.nights:
         return False
     losers = tuple(team for team in outcome.playing_teams(t.game) if team != rule.winner)

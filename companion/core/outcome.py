@@ -57,7 +57,8 @@ def decide(game: Game) -> Result | None:
 
 def end(t: Step, result: Result, cue: str | None = None) -> None:
     t.cancel_all_timers()
-    t.set(phase="ended", result=result, ballot=None)
+    t.set(phase="ended", result=result)
+    t.procedure.game_over(t)
     t.record(
         "result",
         winners=",".join(result.winners),

@@ -41,6 +41,15 @@ NightAction = Literal[
     "block",  # the chosen seat's own night choice has no effect
 ]
 
+#: The order a night's actions resolve in when a ruleset gives none: a
+#: block first, since it voids what the blocked seat does whenever its
+#: step comes; then the kills in step order, and heals over them.
+DEFAULT_NIGHT_RESOLUTION: tuple[NightAction, ...] = ("block", "shoot", "kill", "heal")
+
+#: The procedures of play a ruleset can name (``companion.core.procedures``):
+#: ``sports_table``, the club and tournament texts' timed table.
+ProcedureName = Literal["sports_table"]
+
 #: How a team wins. ``eliminate``: when no seat of a hostile team is alive.
 #: ``parity``: when its living seats are at least all other living seats and
 #: no other ``parity`` team is alive.
@@ -212,6 +221,11 @@ class Ruleset:
     listening: tuple[tuple[str, str], ...] = ()
     #: forbidden phrases and their offences (``[listening.words]``)
     forbidden_words: tuple[ForbiddenWords, ...] = ()
+    #: how the table runs its phases (``companion.core.procedures``)
+    procedure: ProcedureName = "sports_table"
+    #: the night's actions in the order they resolve at morning; a step's
+    #: action not listed resolves after those listed, in step order
+    night_resolution: tuple[str, ...] = DEFAULT_NIGHT_RESOLUTION
 
     # Lookups. Small tuples: a linear scan is faster than building dicts.
     def team(self, team_id: str) -> Team:

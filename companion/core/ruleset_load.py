@@ -28,6 +28,7 @@ from typing import cast, get_args
 
 from .events import SPEECH_KINDS
 from .rules import (
+    DEFAULT_NIGHT_RESOLUTION,
     Bites,
     Cost,
     ForbiddenWords,
@@ -37,6 +38,7 @@ from .rules import (
     NightAction,
     NightStep,
     Offence,
+    ProcedureName,
     Right,
     Role,
     Ruleset,
@@ -74,7 +76,10 @@ MAX_NIGHTS = 100
 #: The count of the last ladder step: the voice says every count up to it.
 MAX_LADDER = 20
 MAX_RATING_PENALTY = 1000
-_TOP = ("name", "title", "source", "seats", "best_move", "draw_when_empty", "draw_clause")
+_TOP = (
+    "name", "title", "source", "seats", "best_move", "draw_when_empty", "draw_clause",
+    "procedure", "night_resolution",
+)  # fmt: skip
 _PARTS = (
     "timings", "voting", "ladder", "teams", "roles", "deals", "night0", "night", "listening",
 )  # fmt: skip
@@ -156,7 +161,19 @@ class _Parser:
             best_move=root.bool_("best_move", True),
             listening=listening,
             forbidden_words=forbidden_words,
+            procedure=self.parse_procedure(),
+            night_resolution=self.parse_night_resolution(),
         )
+
+    def parse_procedure(self) -> ProcedureName:
+        return cast(
+            ProcedureName, self.root.choice("procedure", get_args(ProcedureName), "sports_table")
+        )
+
+    def parse_night_resolution(self) -> tuple[str, ...]:
+        if self.root.raw("night_resolution", False) is None:
+            return DEFAULT_NIGHT_RESOLUTION
+        return self.root.strs("night_resolution", get_args(NightAction), "night action")
 
     def parse_timings(self) -> Timings:
         table = self.root.table("timings", _names(Timings), required=False)

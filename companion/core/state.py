@@ -9,19 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from .rules import NightStep, Ruleset
+from .rules import Ruleset
 
 OutHow = Literal["killed", "voted", "removed"]
-
-#: Coarse phases; ``companion.core.views.phase_name`` gives the detailed one.
-Phase = Literal["setup", "night", "speeches", "voting", "ended"]
-
-TurnKind = Literal["last_word", "speech", "tie_speech"]
-
-#: What follows when the queue of speaking turns is done.
-After = Literal["vote", "revote", "night"]
-
-BallotKind = Literal["vote", "revote", "all_leave"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,26 +45,6 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
-    seat: int
-    kind: TurnKind
-    seconds: float = 0  # fixed when the turn starts
-
-
-@dataclass(frozen=True)  # no slots: evolve() copies it dict to dict
-class Ballot:
-    """One round of voting over ``candidates`` (an all-leave vote has one
-    pseudo-candidate, 0, standing for «all of them»)."""
-
-    kind: BallotKind
-    candidates: tuple[int, ...]
-    index: int = 0  # the candidate being voted on
-    counting: bool = False  # after «Спасибо», before «Принято»
-    votes: tuple[frozenset[int], ...] = ()
-    tied: tuple[int, ...] = ()  # for all_leave: the seats it would send out
-
-
-@dataclass(frozen=True, slots=True)
 class Proposal:
     seat: int
     offence: str
@@ -100,32 +70,24 @@ class Record:
 
 
 @dataclass(frozen=True)  # no slots: evolve() copies it dict to dict
+class ProcedureState:
+    """What one procedure (the sports table, the forum game) keeps of a game
+    beside the shared parts: its queues, ballots, night choices and memory.
+    Each procedure subclasses it as a frozen dataclass without slots."""
+
+
+@dataclass(frozen=True)  # no slots: evolve() copies it dict to dict
 class Game:
+    """The shared parts of a game (seats, discipline, journal, timers) and
+    the procedure's own state in ``procedure_state``."""
+
     rules: Ruleset
     seats: tuple[Seat, ...] = ()
-    phase: Phase = "setup"
+    #: the procedure's phase ("setup" and "ended" are every procedure's);
+    #: ``companion.core.views.phase_name`` gives the detailed one
+    phase: str = "setup"
     day: int = 0  # day N; night N follows day N; night 0 precedes day 1
-    # speeches
-    turns: tuple[Turn, ...] = ()
-    turn_at: int = 0
-    turn_warned: bool = False  # the warning before the end has sounded
-    turn_over: bool = False  # the current turn's time has run out (overrun)
-    after: After = "vote"
-    first_speaker: int = 1
-    opener: int = 0  # the seat that opened the current (or last) day
-    nominees: tuple[int, ...] = ()
-    ballot: Ballot | None = None
-    # Buttons down that the engine took (a hand in a vote, a speaker's «Пас»):
-    # kept past the end of the vote, so lifting a hand after «Принято» is a
-    # release like any other and only a release of nothing held is ignored.
-    held: frozenset[int] = frozenset()
-    # night
-    night_step: int = 0
-    tonight: tuple[NightStep, ...] = ()  # this night's steps, fixed when it falls
-    choices: tuple[tuple[str, int, int], ...] = ()  # (step id, seat, target)
-    misses: int = 0  # misses in a row while the miss rule applies
-    first_victim: int = 0
-    best_move: tuple[int, ...] = ()
+    procedure_state: ProcedureState = field(default_factory=ProcedureState)
     result: Result | None = None
     proposals: tuple[Proposal, ...] = ()
     timer_generation: int = 0
@@ -138,22 +100,15 @@ class Game:
     def seat(self, number: int) -> Seat:
         return self.seats[number - 1]
 
-    @property
-    def turn(self) -> Turn | None:
-        if self.phase == "speeches" and self.turn_at < len(self.turns):
-            return self.turns[self.turn_at]
-        return None
 
-
-_Copied = TypeVar("_Copied", Game, Seat, Ballot)
+_Copied = TypeVar("_Copied")
 
 
 def evolve(obj: _Copied, changes: dict[str, Any]) -> _Copied:
-    """``dataclasses.replace`` for the three classes the engine copies on
-    every input, dict to dict (they have no slots for that reason) and
+    """``dataclasses.replace`` for the classes the engine copies on every
+    input (games, seats, procedure states and what they hold), dict to
+    dict (they have no slots for that reason) and
     without replace's checks: replay speed is bound by state copies."""
     copy = object.__new__(type(obj))
-    fields = copy.__dict__
-    fields.update(obj.__dict__)
-    fields.update(changes)
+    object.__setattr__(copy, "__dict__", {**obj.__dict__, **changes})
     return copy

@@ -8,10 +8,16 @@ function as a whole stays pure.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .effects import CancelTimer, Effect, ProposeOffence, Say, StartTimer, TellHost
 from .state import Game, Proposal, Record, Seat, evolve
+
+if TYPE_CHECKING:
+    from .procedure import Procedure
+
+
+_SET = object.__setattr__
 
 
 class IllegalInput(ValueError):
@@ -32,12 +38,15 @@ class Step:
     copies, and most inputs change several fields.
     """
 
-    __slots__ = ("_game", "_owned", "effects")
+    __slots__ = ("_game", "_owned", "_state_owned", "effects", "procedure")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, procedure: Procedure) -> None:
         self._game = game
         self._owned = False  # True once _game is this step's own copy
+        self._state_owned = False  # True once its procedure_state is too
         self.effects: list[Effect] = []
+        #: the rules of play the game follows: its phases' handlers and endings
+        self.procedure = procedure
 
     # --- state -----------------------------------------------------------
     @property
@@ -54,6 +63,31 @@ class Step:
         else:
             self._game = evolve(self._game, changes)
             self._owned = True
+
+    def set_state(self, **changes: Any) -> None:
+        """Change the procedure's own state (copy on write, as ``set``).
+        The copy is written out here, not through ``evolve``: most inputs
+        change this state, and replay speed is bound by these copies."""
+        game = self._game
+        if self._state_owned:
+            game.procedure_state.__dict__.update(changes)
+            return
+        old = game.procedure_state
+        state = object.__new__(type(old))
+        _SET(state, "__dict__", {**old.__dict__, **changes})
+        if self._owned:
+            game.__dict__["procedure_state"] = state
+        else:
+            self._game = copy = object.__new__(Game)
+            _SET(copy, "__dict__", {**game.__dict__, "procedure_state": state})
+            self._owned = True
+        self._state_owned = True
+
+    def ended(self, ending: str, *args: Any) -> None:
+        """A phase has reached its named ending («speeches done», «ballot
+        resolved», «morning»): what follows is the procedure's transition
+        table's business, so the phases need not import each other."""
+        self.procedure.endings[ending](self, *args)
 
     def seat(self, number: int) -> Seat:
         return self._game.seats[number - 1]

@@ -8,12 +8,9 @@ those figures, so a replay does exactly what the live table did.
 
 from __future__ import annotations
 
-from . import day, night, voting
 from .events import Remaining, TimeAdjusted, TimersPaused
 from .step import Step, require
-
-#: the timer that measures each phase (the first one running counts)
-_MAIN = {"speeches": ("turn",), "voting": ("vote", "count"), "night": ("night",)}
+from .table_state import sports_table
 
 
 def _running(t: Step) -> set[str]:
@@ -53,16 +50,22 @@ def adjust(t: Step, event: TimeAdjusted) -> None:
     game = t.game
     paused = bool(game.paused)
     left = dict(game.paused) if paused else _given(t, event.remaining)
-    main = next((name for name in _MAIN.get(game.phase, ()) if name in left), None)
+    main = next(
+        (name for name in t.procedure.main_timers.get(game.phase, ()) if name in left), None
+    )
     if main is None:
         # Only a speaker over time can be given more without a running timer.
+        state = sports_table(game)
         require(
-            game.phase == "speeches" and game.turn_over and event.seconds > 0,
+            game.phase == "speeches"
+            and state is not None
+            and state.turn_over
+            and event.seconds > 0,
             "there is no turn, vote window or night step to add time to",
         )
         main = "turn"
         left["turn"] = event.seconds
-        t.set(turn_over=False)
+        t.set_state(turn_over=False)
     else:
         left[main] = max(0.0, left[main] + event.seconds)
     t.record("time_added", seconds=event.seconds, left=left[main])
@@ -89,21 +92,22 @@ def _warning_follows(t: Step, left: dict[str, float]) -> None:
     the end has moved."""
     warning = t.game.rules.timings.warning_s
     turn_left = left["turn"]
+    state = sports_table(t.game)
     if turn_left > warning > 0:
         left["warning"] = turn_left - warning
-        t.set(turn_warned=False)
+        t.set_state(turn_warned=False)
     else:
         left.pop("warning", None)
-        if not t.game.turn_warned and turn_left > 0:
-            t.set(turn_warned=True)
+        if state is not None and not state.turn_warned and turn_left > 0:
+            t.set_state(turn_warned=True)
             t.say("time_warning", seconds=int(turn_left))
 
 
 def _expire(t: Step, main: str) -> None:
-    if main == "turn":
-        if not t.game.turn_over:
-            day.time_up(t)
-    elif main in ("vote", "count"):
-        voting.advance(t)
-    else:
-        night.next_step(t)
+    """The time taken ran the turn, window or step out: as its timer would."""
+    state = sports_table(t.game)
+    if main == "turn" and state is not None and state.turn_over:
+        return  # already over time: nothing more to say
+    expired = t.procedure.timers.get((main, t.game.phase))
+    if expired is not None:
+        expired(t)

@@ -4,14 +4,19 @@ A vote is a hand on the table: a seat button pressed inside the window. The
 window closes with «Спасибо» (timer ``vote`` or the host); hands stay down
 until the count and «Принято» (timer ``count`` or the host). Voters who
 have not voted by the last nominee are counted for that nominee.
+
+A ballot ends in the sports table's transition table: ``day_over`` (no
+vote, or all stay), ``voted_out`` (last words, then the night) or ``tie``
+(the tied speak again).
 """
 
 from __future__ import annotations
 
-from . import day, night, outcome, views
+from . import rights
 from .effects import Ignored
-from .state import Ballot, BallotKind, Out, Turn, evolve
+from .state import Out, evolve
 from .step import Step
+from .table_state import Ballot, BallotKind, Turn, table
 
 ALL = 0  # the all-leave ballot's single candidate
 
@@ -19,43 +24,45 @@ ALL = 0  # the all-leave ballot's single candidate
 def start(t: Step) -> None:
     """After the day's speeches: vote on the nominees, if there is a vote."""
     game = t.game
-    nominees = game.nominees
+    nominees = table(game).nominees
     if not game.rules.voting.removed_nominee_stays:
         nominees = tuple(n for n in nominees if game.seat(n).out is None)
     if not nominees:
         t.record("no_vote", reason="no_nominees")
         t.say("no_nominees")
-        night.start(t)
+        t.ended("night_falls")
         return
     if len(nominees) == 1 and game.day == 1 and game.rules.voting.day1_single_nominee_no_vote:
         t.record("no_vote", reason="day1_single_nominee", nominee=nominees[0])
         t.say("single_nominee_no_vote", seat=nominees[0])
-        night.start(t)
+        t.ended("night_falls")
         return
     t.say("voting_begins", nominees=",".join(map(str, nominees)))
     _open_ballot(t, "vote", nominees)
 
 
 def start_revote(t: Step) -> None:
-    t.say("revote_begins", nominees=",".join(map(str, t.game.nominees)))
-    _open_ballot(t, "revote", t.game.nominees)
+    nominees = table(t.game).nominees
+    t.say("revote_begins", nominees=",".join(map(str, nominees)))
+    _open_ballot(t, "revote", nominees)
 
 
 def _open_ballot(
     t: Step, kind: BallotKind, candidates: tuple[int, ...], tied: tuple[int, ...] = ()
 ) -> None:
     empty = tuple(frozenset[int]() for _ in candidates)
-    t.set(phase="voting", ballot=Ballot(kind, candidates, 0, False, empty, tied))
+    t.set(phase="voting")
+    t.set_state(ballot=Ballot(kind, candidates, 0, False, empty, tied))
     _open_candidate(t)
 
 
 def _eligible(t: Step) -> frozenset[int]:
     game = t.game
-    return frozenset(s.number for s in game.seats if views.may_vote(game, s))
+    return frozenset(s.number for s in game.seats if rights.may_vote(game, s))
 
 
 def _open_candidate(t: Step) -> None:
-    ballot = t.game.ballot
+    ballot = table(t.game).ballot
     assert ballot is not None
     candidate = ballot.candidates[ballot.index]
     if ballot.kind != "all_leave" and ballot.index == len(ballot.candidates) - 1:
@@ -75,11 +82,11 @@ def _open_candidate(t: Step) -> None:
 
 
 def _set_votes(t: Step, voters: frozenset[int]) -> None:
-    ballot = t.game.ballot
+    ballot = table(t.game).ballot
     assert ballot is not None
     votes = list(ballot.votes)
     votes[ballot.index] = voters
-    t.set(ballot=evolve(ballot, {"votes": tuple(votes)}))
+    t.set_state(ballot=evolve(ballot, {"votes": tuple(votes)}))
 
 
 def pressed(t: Step, number: int) -> None:
@@ -87,13 +94,14 @@ def pressed(t: Step, number: int) -> None:
     that is no vote and costs nothing is not even held (its release is then
     ignored too)."""
     game = t.game
-    ballot = game.ballot
+    state = table(game)
+    ballot = state.ballot
     assert ballot is not None
     if ballot.counting:
         t.effects.append(Ignored(f"seat {number} pressed after «Спасибо»"))
         return
     seat = game.seat(number)
-    if not views.may_vote(game, seat):
+    if not rights.may_vote(game, seat):
         t.effects.append(Ignored(f"seat {number} may not vote"))
         return
     rules = game.rules.voting
@@ -102,7 +110,7 @@ def pressed(t: Step, number: int) -> None:
     if (second and not offence) or number in ballot.votes[ballot.index]:
         t.effects.append(Ignored(f"seat {number} has already voted"))
         return
-    t.set(held=game.held | {number})
+    t.set_state(held=state.held | {number})
     if second and offence:  # no vote, but the table proposes the offence (club remarks.6)
         t.propose(number, offence, "voted for a second nominee")
         return
@@ -113,13 +121,13 @@ def pressed(t: Step, number: int) -> None:
 
 
 def released(t: Step, number: int) -> None:
-    game = t.game
-    ballot = game.ballot
+    state = table(t.game)
+    ballot = state.ballot
     assert ballot is not None
-    if number not in game.held:
+    if number not in state.held:
         t.effects.append(Ignored(f"seat {number} released with nothing held"))
         return
-    t.set(held=game.held - {number})
+    t.set_state(held=state.held - {number})
     if ballot.index >= len(ballot.votes) or number not in ballot.votes[ballot.index]:
         return  # a hand lifted after its count (or one that was not a vote)
     rules = t.game.rules.voting
@@ -134,11 +142,11 @@ def released(t: Step, number: int) -> None:
 
 def advance(t: Step) -> None:
     """«Спасибо» when the window is open, «Принято» when counting."""
-    ballot = t.game.ballot
+    ballot = table(t.game).ballot
     assert ballot is not None
     if not ballot.counting:
         t.cancel_timers("vote")
-        t.set(ballot=evolve(ballot, {"counting": True}))
+        t.set_state(ballot=evolve(ballot, {"counting": True}))
         t.say("thanks", urgent=True)
         t.start_timer("count", t.game.rules.timings.count_s)
         return
@@ -147,7 +155,7 @@ def advance(t: Step) -> None:
     candidate = ballot.candidates[ballot.index]
     t.record("votes", nominee=candidate, votes=len(voters), voters=sorted(voters))
     t.say("votes_accepted", votes=len(voters))
-    t.set(ballot=evolve(ballot, {"index": ballot.index + 1, "counting": False}))
+    t.set_state(ballot=evolve(ballot, {"index": ballot.index + 1, "counting": False}))
     if ballot.index + 1 < len(ballot.candidates):
         _open_candidate(t)
     else:
@@ -156,19 +164,19 @@ def advance(t: Step) -> None:
 
 def _resolve(t: Step) -> None:
     game = t.game
-    ballot = game.ballot
+    ballot = table(game).ballot
     assert ballot is not None
     timings = game.rules.timings
     if ballot.kind == "all_leave":
         yes = len(ballot.votes[0])
-        table = sum(1 for s in game.seats if s.out is None)
-        if yes * 2 > table:  # a strict majority of the table
+        alive = sum(1 for s in game.seats if s.out is None)
+        if yes * 2 > alive:  # a strict majority of the table
             t.say("all_leave_accepted", votes=yes)
             _send_out(t, ballot.tied, timings.multi_leave_last_word_s)
         else:
             t.record("all_stay", votes=yes)
             t.say("all_leave_rejected", votes=yes)
-            _to_night(t)
+            t.ended("day_over")
         return
     counts = [len(v) for v in ballot.votes]
     top = max(counts)
@@ -181,9 +189,8 @@ def _resolve(t: Step) -> None:
     else:
         t.record("tie", seats=list(leaders))
         t.say("tie", seats=",".join(map(str, leaders)))
-        t.set(nominees=leaders)
-        turns = tuple(Turn(n, "tie_speech") for n in leaders)
-        day.queue(t, turns, "revote")
+        t.set_state(nominees=leaders)
+        t.ended("tie", tuple(Turn(n, "tie_speech") for n in leaders))
 
 
 def _send_out(t: Step, seats: tuple[int, ...], last_word_s: float) -> None:
@@ -199,11 +206,20 @@ def _send_out(t: Step, seats: tuple[int, ...], last_word_s: float) -> None:
         t.say("voted_out", seat=number)
         turns.append(Turn(number, "last_word", last_word_s))
     if turns:
-        day.queue(t, tuple(turns), "night")
+        t.ended("voted_out", tuple(turns))
     else:
-        _to_night(t)
+        t.ended("day_over")
 
 
-def _to_night(t: Step) -> None:
-    if not outcome.check(t):
-        night.start(t)
+def take_back(t: Step, number: int) -> None:
+    """A removed voter's hand leaves the table, and a vote in an open window
+    goes with it."""
+    state = table(t.game)
+    if number in state.held:
+        t.set_state(held=state.held - {number})
+    ballot = state.ballot
+    open_window = ballot is not None and not ballot.counting and ballot.index < len(ballot.votes)
+    if ballot is not None and open_window and number in ballot.votes[ballot.index]:
+        votes = ballot.votes
+        votes = (*votes[: ballot.index], votes[ballot.index] - {number}, *votes[ballot.index + 1 :])
+        t.set_state(ballot=evolve(ballot, {"votes": votes}))

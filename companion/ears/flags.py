@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from ..core.events import FLAG_KINDS
 from ..core.state import Game
+from ..core.table_state import current_turn, table_or_blank
 from ..core.views import phase_name
 from .detect import Segment
 
@@ -51,12 +52,12 @@ def rule_broken(game: Game, seat: int | None) -> tuple[str, int | None] | None:
         return "vote", seat
     if game.phase != "speeches":
         return None  # before the setup, after the end
-    turn = game.turn
+    turn = current_turn(game)
     if turn is None:
         return "between", seat
     if seat is not None and seat != turn.seat:
         return "out_of_turn", seat
-    if game.turn_over:
+    if table_or_blank(game).turn_over:
         return ("last_word_overrun" if turn.kind == "last_word" else "overrun"), turn.seat
     return None
 
@@ -106,9 +107,11 @@ def _turn_over_since(
     """When the running turn's time ran out (the first state of it with
     ``turn_over``)."""
     game = timeline[index][1]
+    turn_at = table_or_blank(game).turn_at
     while index > 0:
         before = timeline[index - 1][1]
-        if not before.turn_over or before.turn_at != game.turn_at or before.phase != game.phase:
+        was = table_or_blank(before)
+        if not was.turn_over or was.turn_at != turn_at or before.phase != game.phase:
             break
         index -= 1
     return times[index]

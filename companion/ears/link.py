@@ -28,6 +28,7 @@ from typing import Any
 from ..child_log import log_to
 from ..core.events import WORD_KIND, Event, SpeechFlagged
 from ..core.state import Game
+from ..core.table_state import current_turn, table_or_blank
 from .hearing import EarsSettings, hear
 from .watch import FlagWatcher, LevelGate
 
@@ -208,7 +209,9 @@ class EarsLink:
 def _is_the_speakers(game: Game | None) -> bool:
     """Speech now is the table's own speaker's, within their time: the
     level the gate learns."""
-    return game is not None and game.turn is not None and not game.turn_over
+    return (
+        game is not None and current_turn(game) is not None and not table_or_blank(game).turn_over
+    )
 
 
 def _log_file() -> Path | None:

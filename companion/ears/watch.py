@@ -20,6 +20,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ..core.state import Game
+from ..core.table_state import current_turn, table_or_blank
 from ..core.views import phase_name
 from .flags import OVERRUN_GRACE_S, Flag, rule_broken
 
@@ -84,11 +85,12 @@ class FlagWatcher:
         return Flag(round(at, 3), kind, seat, heard.confidence, phase_name(game))
 
     def _see_turn(self, now: float, game: Game) -> None:
-        turn = game.turn
-        if game.phase != "speeches" or turn is None or not game.turn_over:
+        turn = current_turn(game)
+        state = table_or_blank(game)
+        if turn is None or not state.turn_over:
             self._over = None
             return
-        key = (game.turn_at, turn.kind, turn.seat)
+        key = (state.turn_at, turn.kind, turn.seat)
         if key != self._over:
             self._over, self._over_since = key, now
 

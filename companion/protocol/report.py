@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core import views
 from ..core.state import Game, Record
+from ..core.table_state import table_or_blank
 
 
 def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
@@ -31,7 +32,7 @@ def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
             "reason": result.reason,
             "clause": result.clause,
         },
-        "nominees": list(game.nominees),
+        "nominees": list(table_or_blank(game).nominees),
         "proposals": [
             {"seat": p.seat, "offence": p.offence, "reason": p.reason} for p in game.proposals
         ],

@@ -22,8 +22,9 @@ looking for the exact value, then ``negative`` / ``positive`` for a number,
 then ``default``. A placeholder that starts a sentence is capitalised.
 
 :data:`CUE_ARGS` is the engine's side of the contract: the arguments each cue
-is given. A template may use only those (checked when the file is loaded),
-and :meth:`Catalogue.variants` enumerates their values for one game. The TOML
+is given, as the engine declares them (``core/vocabulary.py``). A template
+may use only those (checked when the file is loaded), and
+:meth:`Catalogue.variants` enumerates their values for one game. The TOML
 reader and its checks live in ``catalogue_load.py``.
 """
 
@@ -38,6 +39,7 @@ from pathlib import Path
 from ..core.rules import Ruleset
 from ..core.toml_lines import KeyPath, clip_message, error_line, format_path
 from ..core.toml_table import MAX_FILE_BYTES, decode_toml, show
+from ..core.vocabulary import CUES, RULESET_CUES, names
 from . import numerals
 
 __all__ = [
@@ -52,51 +54,18 @@ __all__ = [
 #: The repository's catalogues.
 VOICES_DIR = Path(__file__).resolve().parent.parent.parent / "voices"
 
-#: Arguments of every cue the engine and the runtime say. Lists of seats
-#: (``nominees``, ``seats``) and of teams (``team``) come comma-separated.
-CUE_ARGS: dict[str, tuple[str, ...]] = {
-    "night_falls": ("night",),
-    "city_wakes": ("day",),
-    "speech_start": ("seat", "seconds"),
-    "last_word_start": ("seat", "seconds"),
-    "tie_speech_start": ("seat", "seconds"),
-    "time_warning": ("seconds",),
-    "time_up": ("seat",),
-    "speech_lost": ("seat",),
-    "nomination_accepted": ("seat",),
-    "voting_begins": ("nominees",),
-    "vote_question": ("seat",),
-    "thanks": (),
-    "votes_accepted": ("votes",),
-    "rest_votes": ("seat", "votes"),
-    "tie": ("seats",),
-    "revote_begins": ("nominees",),
-    "all_leave_question": ("seats",),
-    "all_leave_accepted": ("votes",),
-    "all_leave_rejected": ("votes",),
-    "voted_out": ("seat",),
-    "no_nominees": (),
-    "single_nominee_no_vote": ("seat",),
-    "warning": ("seat",),
-    "offence_counted": ("seat", "count", "unit"),
-    "loses_rights": ("seat", "loss"),
-    "removed": ("seat", "reason"),
-    "leaves_at_morning": ("seat",),
-    "miss": (),
-    "team_loses": ("team",),
-    "game_won": ("team",),
-    "game_drawn": (),
-    "game_stopped": (),
-    "undone": (),
-    "offence_cancelled": ("seat",),
-    "time_added": ("seconds",),
-    "paused": (),
-    "resumed": (),
-}
+#: Arguments of every cue the engine says, by name. The engine declares
+#: them with their kinds (``core.vocabulary``); a catalogue needs the names.
+CUE_ARGS: dict[str, tuple[str, ...]] = {cue: names(args) for cue, args in CUES.items()}
 #: Cues that rulesets name: a night step's ``cue`` and ``end_cue`` take no
 #: arguments, an offence's ``exempt_cue`` takes the seat.
-RULESET_CUE_ARGS: dict[str, tuple[str, ...]] = {"night": (), "exempt": ("seat",)}
-#: The ruleset cues of the shipped rulesets, so their templates are checked too.
+RULESET_CUE_ARGS: dict[str, tuple[str, ...]] = {
+    where: names(args) for where, args in RULESET_CUES.items()
+}
+#: The ruleset cues of the shipped rulesets, so their templates are checked
+#: too. Kept here rather than read from rulesets/ because a catalogue is
+#: checked without loading any ruleset (and a club's ruleset may name other
+#: cues); tests/test_vocabulary.py checks it against the shipped rulesets.
 KNOWN_RULESET_CUES: dict[str, tuple[str, ...]] = {
     **{
         f"{role}_{when}": ()

@@ -1,0 +1,116 @@
+"""The sports table's own state: the queue of speaking turns, the ballot,
+tonight's steps and choices, and what the sports texts remember across a
+game (misses in a row, the first night's victim, the best move).
+
+The shared parts of a game (seats, discipline, timers, the protocol) are
+``Game``'s; this is ``Game.procedure_state`` when the ruleset plays the
+sports table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .rules import NightStep
+from .state import Game, ProcedureState
+
+TurnKind = Literal["last_word", "speech", "tie_speech"]
+
+#: What follows when the queue of speaking turns is done.
+After = Literal["vote", "revote", "night"]
+
+BallotKind = Literal["vote", "revote", "all_leave"]
+
+#: The sports table's phases (besides every procedure's "setup" and "ended").
+PHASES = ("night", "speeches", "voting")
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    seat: int
+    kind: TurnKind
+    seconds: float = 0  # a last word's length, given when it is queued
+
+
+@dataclass(frozen=True)  # no slots: evolve() copies it dict to dict
+class Ballot:
+    """One round of voting over ``candidates`` (an all-leave vote has one
+    pseudo-candidate, 0, standing for «all of them»)."""
+
+    kind: BallotKind
+    candidates: tuple[int, ...]
+    index: int = 0  # the candidate being voted on
+    counting: bool = False  # after «Спасибо», before «Принято»
+    votes: tuple[frozenset[int], ...] = ()
+    tied: tuple[int, ...] = ()  # for all_leave: the seats it would send out
+
+
+@dataclass(frozen=True)  # no slots: evolve() copies it dict to dict
+class TableState(ProcedureState):
+    # speeches
+    turns: tuple[Turn, ...] = ()
+    turn_at: int = 0
+    #: the current turn's length, fixed when it starts (kept here, not in
+    #: the turn: rebuilding the queue at each turn left two more objects
+    #: per turn in the undo chain for the collector to walk)
+    turn_seconds: float = 0
+    turn_warned: bool = False  # the warning before the end has sounded
+    turn_over: bool = False  # the current turn's time has run out (overrun)
+    after: After = "vote"
+    first_speaker: int = 1
+    opener: int = 0  # the seat that opened the current (or last) day
+    nominees: tuple[int, ...] = ()
+    ballot: Ballot | None = None
+    # Buttons down that the engine took (a hand in a vote, a speaker's «Пас»):
+    # kept past the end of the vote, so lifting a hand after «Принято» is a
+    # release like any other and only a release of nothing held is ignored.
+    held: frozenset[int] = frozenset()
+    # night
+    night_step: int = 0
+    tonight: tuple[NightStep, ...] = ()  # this night's steps, fixed when it falls
+    choices: tuple[tuple[str, int, int], ...] = ()  # (step id, seat, target)
+    misses: int = 0  # misses in a row while the miss rule applies
+    first_victim: int = 0
+    best_move: tuple[int, ...] = ()
+
+
+def table(game: Game) -> TableState:
+    """The sports table's state of a game that plays it (the engine hands
+    the sports table's functions no other; unchecked, as it is called
+    several times an input)."""
+    return game.procedure_state  # type: ignore[return-value]
+
+
+def sports_table(game: Game) -> TableState | None:
+    """The sports table's state, or None for a game of another procedure
+    (for the shells that read speeches and ballots)."""
+    state = game.procedure_state
+    return state if isinstance(state, TableState) else None
+
+
+def current_turn(game: Game) -> Turn | None:
+    """The speaking turn under way, if the table is in its speeches, with
+    the length it started with."""
+    state = game.procedure_state
+    if (
+        game.phase == "speeches"
+        and isinstance(state, TableState)
+        and state.turn_at < len(state.turns)
+    ):
+        turn = state.turns[state.turn_at]
+        if turn.seconds == state.turn_seconds:
+            return turn
+        return Turn(turn.seat, turn.kind, state.turn_seconds)  # its length, as started
+    return None
+
+
+_BLANK = TableState()
+
+
+def table_or_blank(game: Game) -> TableState:
+    """The sports table's state, or a blank one (no turns, nominees, ballot
+    or night steps) for a game of another procedure: for the shells that
+    draw the sports table's parts whatever the game."""
+    state = game.procedure_state
+    return state if isinstance(state, TableState) else _BLANK
