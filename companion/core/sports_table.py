@@ -25,7 +25,6 @@ from .events import (
     SpeechPassed,
 )
 from .procedure import Handler, Procedure
-from .state import Game
 from .step import Step, require, seat_in_range
 from .table_state import PHASES, TableState, Turn, current_turn, table
 
@@ -201,10 +200,6 @@ def _game_over(t: Step) -> None:
     t.set_state(ballot=None)
 
 
-def _seat_lights(game: Game) -> tuple[str, ...]:
-    return table_views.lights(game)
-
-
 PROCEDURE = Procedure(
     name="sports_table",
     phases=PHASES,
@@ -219,5 +214,5 @@ PROCEDURE = Procedure(
     removed_speaker=_removed_speaker,
     game_over=_game_over,
     phase_name=table_views.phase_name,
-    lights=_seat_lights,
+    lights=table_views.lights,
 )
