@@ -16,7 +16,7 @@ from companion.core.events import GameSetUp, HostAdvanced, NightChoiceMade
 from companion.core.rules import Ruleset
 from companion.core.ruleset_load import RulesetError, parse_ruleset
 from companion.core.state import Game
-from companion.core.table_state import table
+from companion.core.table_state import TableState, table
 from companion.rulesets import load_ruleset
 
 CORE = Path(__file__).resolve().parent.parent / "companion" / "core"
@@ -106,3 +106,32 @@ def test_the_ruleset_orders_the_nights_resolution() -> None:
     assert _night_one(club, choices) == (7,)
     late_block = dataclasses.replace(club, night_resolution=("shoot", "kill", "heal", "block"))
     assert _night_one(late_block, choices) == (7, 8)
+
+
+def _keywords(call_name: str) -> dict[str, set[str]]:
+    """Module -> the keyword names given to ``<something>.<call_name>(...)``."""
+    found: dict[str, set[str]] = {}
+    for path in CORE.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == call_name
+            ):
+                names = {kw.arg for kw in node.keywords if kw.arg}
+                found.setdefault(path.stem, set()).update(names)
+    return found
+
+
+def test_state_changes_name_fields_that_exist() -> None:
+    """``Step.set`` and ``set_state`` write a copy's dict without checks
+    (replay speed): a name that is no field would be written silently (a
+    ballot closed on ``Game`` instead of the table's state stayed open)."""
+    game_fields = {f.name for f in dataclasses.fields(Game)}
+    table_fields = {f.name for f in dataclasses.fields(TableState)}
+    for module, names in _keywords("set").items():
+        assert names <= game_fields, f"core/{module}.py sets {sorted(names - game_fields)} on Game"
+    for module, names in _keywords("set_state").items():
+        assert names <= table_fields, (
+            f"core/{module}.py sets {sorted(names - table_fields)} on TableState"
+        )
