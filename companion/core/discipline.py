@@ -10,7 +10,7 @@ from . import outcome
 from .rules import LadderStep, Offence
 from .state import Out
 from .step import IllegalInput, Step, living, require, seat_in_range
-from .table_state import current_turn, sports_table
+from .table_state import current_turn, table_or_blank
 
 
 def find_offence(t: Step, key: str) -> Offence:
@@ -153,8 +153,8 @@ def _climb(t: Step, number: int, ladder_step: LadderStep) -> None:
 
 def _bite_day(t: Step, number: int, ladder_step: LadderStep) -> int:
     game = t.game
-    state = sports_table(game)
-    if ladder_step.bites == "this_round_or_next" and game.phase == "speeches" and state:
+    state = table_or_blank(game)
+    if ladder_step.bites == "this_round_or_next" and game.phase == "speeches":
         # Tournament 4.4: this round if the seat's regular speech is still ahead.
         ahead = any(
             turn.seat == number and turn.kind == "speech" for turn in state.turns[state.turn_at :]

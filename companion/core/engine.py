@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from . import discipline, outcome, procedures, timing
+from . import discipline, outcome, procedures, timing, views
 from .effects import Effect, TellHost
 from .events import (
     WORD_KIND,
@@ -120,14 +120,10 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
     handler = handlers.get((game.phase, type(event)))
     if handler is None:
         # No input's name here: the shell prefixes the script's own (``nominate``).
-        raise IllegalInput(f"not allowed in phase {_phase_name(game, procedure)}")
+        raise IllegalInput(f"not allowed in phase {views.phase_name(game)}")
     t = Step(game, procedure)
     handler(t, event)
     return _finish(game, t)
-
-
-def _phase_name(game: Game, procedure: Procedure) -> str:
-    return game.phase if game.phase in ("setup", "ended") else procedure.phase_name(game)
 
 
 def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tuple[Effect, ...]]:

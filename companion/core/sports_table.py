@@ -28,11 +28,6 @@ from .procedure import Handler, Procedure
 from .step import Step, require, seat_in_range
 from .table_state import PHASES, TableState, Turn, current_turn, table
 
-
-def _begin(t: Step) -> None:
-    night.start(t)
-
-
 # --- the transition table ----------------------------------------------------
 
 
@@ -50,10 +45,6 @@ def _tie(t: Step, tie_speeches: tuple[Turn, ...]) -> None:
     day.queue(t, tie_speeches, "revote")
 
 
-def _morning(t: Step, victims: tuple[int, ...]) -> None:
-    day.start(t, victims)
-
-
 ENDINGS: dict[str, Callable[..., None]] = {
     "speeches_done": voting.start,  # the day's speeches: the vote
     "revote_due": voting.start_revote,  # the tie speeches: the revote
@@ -61,7 +52,7 @@ ENDINGS: dict[str, Callable[..., None]] = {
     "night_falls": night.start,  # no vote today: straight to the night
     "voted_out": _voted_out,
     "tie": _tie,
-    "morning": _morning,
+    "morning": day.start,  # the night's victims: the day
 }
 
 
@@ -204,7 +195,7 @@ PROCEDURE = Procedure(
     name="sports_table",
     phases=PHASES,
     new_state=_new_state,
-    begin=_begin,
+    begin=night.start,
     handlers=HANDLERS,
     handlers_any_phase=ANY_PHASE,
     endings=ENDINGS,

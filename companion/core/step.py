@@ -17,9 +17,6 @@ if TYPE_CHECKING:
     from .procedure import Procedure
 
 
-_SET = object.__setattr__
-
-
 class IllegalInput(ValueError):
     """The input is well formed but not allowed now; the state is unchanged."""
 
@@ -65,21 +62,16 @@ class Step:
             self._owned = True
 
     def set_state(self, **changes: Any) -> None:
-        """Change the procedure's own state (copy on write, as ``set``).
-        The copy is written out here, not through ``evolve``: most inputs
-        change this state, and replay speed is bound by these copies."""
+        """Change the procedure's own state (copy on write, as ``set``)."""
         game = self._game
         if self._state_owned:
             game.procedure_state.__dict__.update(changes)
             return
-        old = game.procedure_state
-        state = object.__new__(type(old))
-        _SET(state, "__dict__", {**old.__dict__, **changes})
+        state = evolve(game.procedure_state, changes)
         if self._owned:
             game.__dict__["procedure_state"] = state
         else:
-            self._game = copy = object.__new__(Game)
-            _SET(copy, "__dict__", {**game.__dict__, "procedure_state": state})
+            self._game = evolve(game, {"procedure_state": state})
             self._owned = True
         self._state_owned = True
 

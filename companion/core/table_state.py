@@ -82,13 +82,6 @@ def table(game: Game) -> TableState:
     return game.procedure_state  # type: ignore[return-value]
 
 
-def sports_table(game: Game) -> TableState | None:
-    """The sports table's state, or None for a game of another procedure
-    (for the shells that read speeches and ballots)."""
-    state = game.procedure_state
-    return state if isinstance(state, TableState) else None
-
-
 def current_turn(game: Game) -> Turn | None:
     """The speaking turn under way, if the table is in its speeches, with
     the length it started with."""

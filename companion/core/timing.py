@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .events import Remaining, TimeAdjusted, TimersPaused
 from .step import Step, require
-from .table_state import sports_table
+from .table_state import table_or_blank
 
 
 def _running(t: Step) -> set[str]:
@@ -55,12 +55,9 @@ def adjust(t: Step, event: TimeAdjusted) -> None:
     )
     if main is None:
         # Only a speaker over time can be given more without a running timer.
-        state = sports_table(game)
+        state = table_or_blank(game)
         require(
-            game.phase == "speeches"
-            and state is not None
-            and state.turn_over
-            and event.seconds > 0,
+            game.phase == "speeches" and state.turn_over and event.seconds > 0,
             "there is no turn, vote window or night step to add time to",
         )
         main = "turn"
@@ -92,21 +89,21 @@ def _warning_follows(t: Step, left: dict[str, float]) -> None:
     the end has moved."""
     warning = t.game.rules.timings.warning_s
     turn_left = left["turn"]
-    state = sports_table(t.game)
+    state = table_or_blank(t.game)
     if turn_left > warning > 0:
         left["warning"] = turn_left - warning
         t.set_state(turn_warned=False)
     else:
         left.pop("warning", None)
-        if state is not None and not state.turn_warned and turn_left > 0:
+        if not state.turn_warned and turn_left > 0:
             t.set_state(turn_warned=True)
             t.say("time_warning", seconds=int(turn_left))
 
 
 def _expire(t: Step, main: str) -> None:
     """The time taken ran the turn, window or step out: as its timer would."""
-    state = sports_table(t.game)
-    if main == "turn" and state is not None and state.turn_over:
+    state = table_or_blank(t.game)
+    if main == "turn" and state.turn_over:
         return  # already over time: nothing more to say
     expired = t.procedure.timers.get((main, t.game.phase))
     if expired is not None:
