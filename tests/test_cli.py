@@ -42,7 +42,7 @@ def script(tmp_path: Path, *lines: str) -> Path:
 #: (name, the bad line, found by the parser before anything runs?, a bit of the message)
 BAD = [
     ("broken JSON", '{"input": "next", "seat": }', True, "not JSON"),
-    ("unknown input", '{"input": "vote", "seat": 3}', True, "'input' must be one of"),
+    ("unknown input", '{"input": "raise_hand", "seat": 3}', True, "'input' must be one of"),
     ("unknown key", '{"input": "press", "seat": 3, "hold": 2}', True, "unknown key 'hold'"),
     ("missing key", '{"input": "nominate", "by": 2}', True, "input 'nominate' needs 'target'"),
     ("wrong type", '{"input": "press", "seat": "3"}', True, "'seat' must be a seat number"),

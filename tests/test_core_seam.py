@@ -13,6 +13,7 @@ import pytest
 from companion.core import procedures
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced, NightChoiceMade
+from companion.core.forum_state import ForumState
 from companion.core.rules import Ruleset
 from companion.core.ruleset_load import RulesetError, parse_ruleset
 from companion.core.state import Game
@@ -129,9 +130,13 @@ def test_state_changes_name_fields_that_exist() -> None:
     ballot closed on ``Game`` instead of the table's state stayed open)."""
     game_fields = {f.name for f in dataclasses.fields(Game)}
     table_fields = {f.name for f in dataclasses.fields(TableState)}
+    forum_fields = {f.name for f in dataclasses.fields(ForumState)}
     for module, names in _keywords("set").items():
         assert names <= game_fields, f"core/{module}.py sets {sorted(names - game_fields)} on Game"
     for module, names in _keywords("set_state").items():
-        assert names <= table_fields, (
-            f"core/{module}.py sets {sorted(names - table_fields)} on TableState"
+        fields, state = (
+            (forum_fields, "ForumState")
+            if module.startswith("forum")
+            else (table_fields, "TableState")
         )
+        assert names <= fields, f"core/{module}.py sets {sorted(names - fields)} on {state}"

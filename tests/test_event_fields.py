@@ -10,7 +10,11 @@ import pytest
 
 from companion.core.events import (
     BestMoveMade,
+    DeadlineMoved,
+    DeadlinePassed,
     Event,
+    ForumChoiceMade,
+    ForumVoted,
     GameSetUp,
     GameStopped,
     HostAdvanced,
@@ -29,6 +33,7 @@ from companion.core.events import (
     TimersPaused,
     TimersResumed,
     Undone,
+    WinDeclared,
 )
 from companion.rulesets import load_ruleset
 from companion.runner.codec import encode as event_fields
@@ -49,6 +54,14 @@ EVENTS: list[Event] = [
     OffenceGiven(2, "warning"),
     ProposalDismissed(0),
     SpeechFlagged("night"),
+    ForumChoiceMade(3, "shoot", 5),
+    ForumChoiceMade(3, "fire", 7, "2026-12-01T21:30:00", gun="mafia"),
+    ForumChoiceMade(4, "protect", 0, "12:59:59"),
+    ForumVoted(2, 9),
+    ForumVoted(2, 0, "2026-12-01T21:00:59", edit=True),
+    DeadlinePassed("vote"),
+    DeadlineMoved("night", "2026-12-02T01:00:00"),
+    WinDeclared(("mafia", "maniacs")),
     SpeechFlagged("out_of_turn", 4, 0.875),
     BestMoveMade(3, (1, 2, 4)),
     TeamSurrendered("mafia"),

@@ -583,7 +583,8 @@ def test_error_message_format() -> None:
         parse_ruleset(text, "rulesets/mini.toml")
     assert str(caught.value) == (
         f"rulesets/mini.toml:{line_of(text, 'fowl')}: offences.speech_out_of_turn.cost: "
-        "'fowl' is not one of warning, count, removal, removal_at_morning, team_loss"
+        "'fowl' is not one of warning, count, removal, removal_at_morning, team_loss,"
+        " demotion, lost_move"
     )
     assert isinstance(caught.value, ValueError)
 

@@ -211,7 +211,7 @@ def test_wait_moves_the_clock_only() -> None:
         ('{"input": "next"', "not JSON (Expecting ',' delimiter at column 17)"),
         ("[1, 2]", "a line must be a JSON object"),
         ('{"seat": 1}', "'input' must be one of adjust, best_move, block, cancel_offence, check"),
-        ('{"input": "vote", "seat": 1}', "'input' must be one of"),
+        ('{"input": "raise_hand", "seat": 1}', "'input' must be one of"),
         ('{"input": "press", "seat": 1, "sea": 2}', "unknown key 'sea' for input 'press'"),
         ('{"input": "press"}', "input 'press' needs 'seat'"),
         ('{"input": "nominate", "by": 1}', "input 'nominate' needs 'target'"),

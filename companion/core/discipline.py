@@ -62,6 +62,8 @@ def give(t: Step, number: int, key: str) -> None:
     elif cost == "removal_at_morning":
         t.update_seat(number, removal_at_morning=True)
         t.say("leaves_at_morning", seat=number)
+    elif cost in ("demotion", "lost_move"):
+        t.procedure.sanction(t, number, cost)
     elif cost == "team_loss":
         if exempt:
             t.record("exempt", seat=number, role=seat.role, offence=offence.id)

@@ -62,10 +62,14 @@ def new_game(setup: GameSetUp) -> tuple[Game, tuple[Effect, ...]]:
         setup.first_speaker <= setup.seats,
         f"first_speaker {setup.first_speaker} is not at the table",
     )
+    require(
+        not setup.options or rules.forum is not None,
+        f"ruleset {rules.name!r} takes no options (the forum game's)",
+    )
     if setup.roles is not None:
         roles = list(setup.roles)
     else:
-        deal = rules.deal_for(setup.seats)
+        deal = _deal_for(setup)
         require(
             deal is not None,
             f"ruleset {rules.name!r} has no deal for {setup.seats} seats: give the roles",
@@ -81,13 +85,22 @@ def new_game(setup: GameSetUp) -> tuple[Game, tuple[Effect, ...]]:
         for n, (role, name) in enumerate(zip(roles, names, strict=True), 1)
     )
     procedure = procedures.PROCEDURES[rules.procedure]
-    state = procedure.new_state(setup.first_speaker)
+    state = procedure.new_state(setup)
     t = Step(Game(rules=rules, seats=seats, seed=setup.seed, procedure_state=state), procedure)
     t.record("setup", ruleset=rules.name, seats=setup.seats, roles=",".join(roles), seed=setup.seed)
     for seat in seats:
         t.tell("role", seat=seat.number, role=seat.role)
     procedure.begin(t)
     return _finish(None, t)
+
+
+def _deal_for(setup: GameSetUp) -> tuple[tuple[str, int], ...] | None:
+    """The ruleset's deal for the table; the forum game's two-sided one when
+    the setup asks for it (balance.1)."""
+    rules = setup.ruleset
+    if "two_sided" in setup.options and rules.forum is not None:
+        return dict(rules.forum.two_sided_deals).get(setup.seats)
+    return rules.deal_for(setup.seats)
 
 
 def apply(game: Game | None, event: Event) -> tuple[Game, tuple[Effect, ...]]:

@@ -8,10 +8,16 @@ the shell's business (the journal records it).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .rules import Ruleset
+from .rules_forum import DEADLINES, FORUM_ACTIONS, FORUM_OPTIONS
 from .toml_table import ID
+
+_DATE = re.compile(r"[0-9]{4}-[01][0-9]-[0-3][0-9]\Z")
+#: a forum clock time: "HH:MM:SS", or with its date "YYYY-MM-DDTHH:MM:SS"
+_STAMP = re.compile(r"([0-9]{4}-[01][0-9]-[0-3][0-9]T)?([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\Z")
 
 
 class BadEvent(ValueError):
@@ -37,6 +43,10 @@ class GameSetUp:
     seed: int = 0
     first_speaker: int = 1
     names: tuple[str, ...] = ()  # per seat, 1..seats ("" for none); () = no names
+    #: the forum game: the date of game day 1 ("YYYY-MM-DD"; "" = times of
+    #: day only) and the options announced with the balance (FORUM_OPTIONS)
+    start: str = ""
+    options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.seats, int) or isinstance(self.seats, bool) or self.seats < 2:
@@ -49,6 +59,11 @@ class GameSetUp:
         for name in self.names:
             if not isinstance(name, str) or len(name) > MAX_NAME or not name.isprintable():
                 raise BadEvent(f"a seat's name is printable text of at most {MAX_NAME} characters")
+        if self.start and not _DATE.match(self.start):
+            raise BadEvent(f'start must be a date "YYYY-MM-DD", got {self.start!r}')
+        for option in self.options:
+            if option not in FORUM_OPTIONS:
+                raise BadEvent(f"no option {option!r} (known: {', '.join(FORUM_OPTIONS)})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +306,94 @@ class SpeechFlagged:
             raise BadEvent("words must be printable text")
 
 
+def _stamp(value: str, what: str, empty: bool) -> None:
+    if not isinstance(value, str) or not (_STAMP.match(value) or (empty and value == "")):
+        raise BadEvent(f'{what} must be a time "HH:MM:SS" or "YYYY-MM-DDTHH:MM:SS", got {value!r}')
+
+
+@dataclass(frozen=True, slots=True)
+class ForumChoiceMade:
+    """The forum game: a role's choice posted to its cabinet (or to the
+    host), stamped with the forum clock's time it was posted (``at``; ""
+    when the host enters it live, before the deadline). ``target`` 0
+    withdraws the seat's choice. ``gun``: the Tin Man firing a taken gun
+    names its owner (a seat's number or a team id); ``hide``: an MM team's
+    basement for that member tonight, beside the team's shot."""
+
+    seat: int
+    action: str
+    target: int
+    at: str = ""
+    gun: str = ""
+
+    def __post_init__(self) -> None:
+        _seat_number(self.seat, "seat")
+        if self.action not in (*FORUM_ACTIONS, "fire", "hide", "order"):
+            raise BadEvent(f"no forum action {self.action!r}")
+        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 0:
+            raise BadEvent(f"target must be a seat number or 0 (none), got {self.target!r}")
+        _stamp(self.at, "at", empty=True)
+        if (self.action == "fire") != bool(self.gun):
+            raise BadEvent("a gun is named by the Tin Man's 'fire' and only by it")
+
+
+@dataclass(frozen=True, slots=True)
+class ForumVoted:
+    """The forum game's day vote: ``voter`` posted ``target`` at ``at``.
+    Target 0: a post naming nobody at the table (amb.36). ``edit``: the
+    voter edited his one post (vote.3); a second post does not count."""
+
+    voter: int
+    target: int
+    at: str = ""
+    edit: bool = False
+
+    def __post_init__(self) -> None:
+        _seat_number(self.voter, "voter")
+        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 0:
+            raise BadEvent(f"target must be a seat number or 0 (nobody), got {self.target!r}")
+        _stamp(self.at, "at", empty=True)
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlinePassed:
+    """A forum deadline came (``day_choices``, ``vote``, ``night``): the
+    shell's wall clock, or the host closing it."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        if self.name not in DEADLINES:
+            raise BadEvent(f"no deadline {self.name!r} (known: {', '.join(DEADLINES)})")
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineMoved:
+    """The host moved a deadline of the current game day (deadline.change.1)
+    to ``at``, the first refused moment (as the ruleset's times)."""
+
+    name: str
+    at: str
+
+    def __post_init__(self) -> None:
+        if self.name not in DEADLINES:
+            raise BadEvent(f"no deadline {self.name!r} (known: {', '.join(DEADLINES)})")
+        _stamp(self.at, "at", empty=False)
+
+
+@dataclass(frozen=True, slots=True)
+class WinDeclared:
+    """The host declares the win the engine left to him: the Mafia at
+    parity when the civilians show no line to a win (end.two.3, amb.42),
+    both MM teams by their agreement (end.three.4, amb.41)."""
+
+    teams: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not self.teams or not all(isinstance(t, str) and ID.match(t) for t in self.teams):
+            raise BadEvent("teams must name one or more team ids")
+
+
 Event = (
     GameSetUp
     | HostAdvanced
@@ -311,4 +414,9 @@ Event = (
     | TimeAdjusted
     | Undone
     | SpeechFlagged
+    | ForumChoiceMade
+    | ForumVoted
+    | DeadlinePassed
+    | DeadlineMoved
+    | WinDeclared
 )

@@ -77,7 +77,7 @@ def check(t: Step) -> bool:
     """End the game if it is decided; True when it has ended."""
     if t.game.phase == "ended":
         return True
-    result = decide(t.game)
+    result = t.procedure.decide(t.game)
     if result is None:
         return False
     end(t, result)

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .events import Event
-from .state import Game, ProcedureState
+from .events import Event, GameSetUp
+from .state import Game, ProcedureState, Result
 from .step import Step
 
 Handler = Callable[[Step, Event], None]
@@ -37,8 +37,8 @@ class Procedure:
     name: str
     #: the procedure's phases, besides every procedure's "setup" and "ended"
     phases: tuple[str, ...]
-    #: the state a new game of this procedure starts from (given the first speaker)
-    new_state: Callable[[int], ProcedureState]
+    #: the state a new game of this procedure starts from (its setup)
+    new_state: Callable[[GameSetUp], ProcedureState]
     begin: Action
     handlers: Mapping[tuple[str, type], Handler]
     #: inputs taken in any phase (the handlers check further), before the engine's own
@@ -56,5 +56,9 @@ class Procedure:
     removed_speaker: Callable[[Step, int], None]
     #: the game has ended: close what the procedure has open (a ballot)
     game_over: Action
+    #: the result the table has reached, or None while the game goes on
+    decide: Callable[[Game], Result | None]
+    #: an offence the procedure's own costs (the forum's demotion, lost move)
+    sanction: Callable[[Step, int, str], None]
     phase_name: Callable[[Game], str]
     lights: Callable[[Game], tuple[str, ...]]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from . import sports_table
+from . import forum, sports_table
 from .procedure import Procedure
 from .state import Game
 
-PROCEDURES: dict[str, Procedure] = {sports_table.PROCEDURE.name: sports_table.PROCEDURE}
+PROCEDURES: dict[str, Procedure] = {
+    procedure.name: procedure for procedure in (sports_table.PROCEDURE, forum.PROCEDURE)
+}
 
 
 def of(game: Game) -> Procedure:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .rules_forum import ForumRules
+
 #: What an offence costs. ``count`` adds to the ladder (a remark in the club
 #: text, a foul in the tournament text); the others act at once.
 Cost = Literal[
@@ -19,6 +21,8 @@ Cost = Literal[
     "removal",  # leaves the table now, no last word
     "removal_at_morning",  # leaves without last word when the host announces morning
     "team_loss",  # the offender's team (or `teams_lose`) loses the game
+    "demotion",  # forum: the role becomes a plain civilian (sanction.2)
+    "lost_move",  # forum: the role's next choice does not count (sanction.2, sanction.7)
 ]
 
 #: When a ladder consequence bites.
@@ -47,8 +51,9 @@ NightAction = Literal[
 DEFAULT_NIGHT_RESOLUTION: tuple[NightAction, ...] = ("block", "shoot", "kill", "heal")
 
 #: The procedures of play a ruleset can name (``companion.core.procedures``):
-#: ``sports_table``, the club and tournament texts' timed table.
-ProcedureName = Literal["sports_table"]
+#: ``sports_table``, the club and tournament texts' timed table; ``forum``,
+#: the role game of seed 004 with its deadlines.
+ProcedureName = Literal["sports_table", "forum"]
 
 #: How a team wins. ``eliminate``: when no seat of a hostile team is alive.
 #: ``parity``: when its living seats are at least all other living seats and
@@ -226,6 +231,8 @@ class Ruleset:
     #: the night's actions in the order they resolve at morning; a step's
     #: action not listed resolves after those listed, in step order
     night_resolution: tuple[str, ...] = DEFAULT_NIGHT_RESOLUTION
+    #: the forum game's roles, deadlines and options (``[forum]``)
+    forum: ForumRules | None = None
 
     # Lookups. Small tuples: a linear scan is faster than building dicts.
     def team(self, team_id: str) -> Team:

@@ -47,6 +47,8 @@ from .rules import (
     Voting,
     WinKind,
 )
+from .rules_forum import ForumRules
+from .ruleset_forum import parse_forum
 from .ruleset_words import parse_forbidden_words
 from .toml_table import (
     ID,
@@ -78,7 +80,7 @@ MAX_LADDER = 20
 MAX_RATING_PENALTY = 1000
 _TOP = (
     "name", "title", "source", "seats", "best_move", "draw_when_empty", "draw_clause",
-    "procedure", "night_resolution",
+    "procedure", "night_resolution", "forum",
 )  # fmt: skip
 _PARTS = (
     "timings", "voting", "ladder", "teams", "roles", "deals", "night0", "night", "listening",
@@ -128,7 +130,9 @@ class _Parser:
         self.team_ids = [team.id for team in self.teams]
         self.roles = tuple(self.parse_roles())
         self.role_ids = [role.id for role in self.roles]
-        deals = self.parse_deals()
+        procedure = self.parse_procedure()
+        self.forum = procedure == "forum"
+        deals = self.parse_deals(self.root.table("deals", None, required=False))
         night0 = tuple(self.parse_night("night0"))
         night = tuple(self.parse_night("night"))
         seen: set[str] = set()
@@ -161,9 +165,16 @@ class _Parser:
             best_move=root.bool_("best_move", True),
             listening=listening,
             forbidden_words=forbidden_words,
-            procedure=self.parse_procedure(),
+            procedure=procedure,
             night_resolution=self.parse_night_resolution(),
+            forum=self.parse_forum() if self.forum else None,
         )
+
+    def parse_forum(self) -> ForumRules:
+        t = self.root.table("forum", None, required=True)
+        assert t is not None
+        two_sided = self.parse_deals(t.table("two_sided_deals", None, required=False))
+        return parse_forum(t, self.roles, two_sided)
 
     def parse_procedure(self) -> ProcedureName:
         return cast(
@@ -206,9 +217,10 @@ class _Parser:
             t.ref("team", "team", team, self.team_ids)
             yield Role(ident, name, team)
 
-    def parse_deals(self) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
+    def parse_deals(
+        self, deals: TomlTable | None
+    ) -> tuple[tuple[int, tuple[tuple[str, int], ...]], ...]:
         """``"10" = { civilian = 6, ... }`` -> sorted ((10, (("civilian", 6), ...)), ...)."""
-        deals = self.root.table("deals", None, required=False)
         if deals is None:
             return ()
         out = []
@@ -231,7 +243,8 @@ class _Parser:
 
     def parse_night(self, key: str) -> Iterator[NightStep]:
         colors = list(dict.fromkeys(team.color for team in self.teams))
-        for t in self.root.array(key, _names(NightStep), required=key == "night"):
+        required = key == "night" and not self.forum  # the forum game has no night steps
+        for t in self.root.array(key, _names(NightStep), required=required):
             ident = t.ident("id")
             cue = t.ident("cue")
             t.raw("roles", required=True)
@@ -272,6 +285,8 @@ class _Parser:
             clause = t.str_("clause", required=True)
             text = t.str_("text", required=True)
             cost = cast(Cost, t.choice("cost", get_args(Cost)))
+            if cost in ("demotion", "lost_move") and not self.forum:
+                t.fail("cost", f'{cost!r} is the forum game\'s (procedure = "forum")')
             teams_lose = t.strs("teams_lose", self.team_ids, "team")
             if teams_lose and cost != "team_loss":
                 t.fail("teams_lose", "only an offence with cost 'team_loss' names losing teams")

@@ -17,6 +17,7 @@ from .effects import Ignored
 from .events import (
     BestMoveMade,
     Event,
+    GameSetUp,
     HostAdvanced,
     NightChoiceMade,
     Nominated,
@@ -163,8 +164,12 @@ TIMERS = {
 }
 
 
-def _new_state(first_speaker: int) -> TableState:
-    return TableState(first_speaker=first_speaker)
+def _new_state(setup: GameSetUp) -> TableState:
+    return TableState(first_speaker=setup.first_speaker)
+
+
+def _no_sanction(t: Step, number: int, cost: str) -> None:
+    raise AssertionError(f"the ruleset loader keeps {cost!r} to the forum game")
 
 
 def _seat_removed(t: Step, number: int) -> None:
@@ -204,6 +209,8 @@ PROCEDURE = Procedure(
     seat_removed=_seat_removed,
     removed_speaker=_removed_speaker,
     game_over=_game_over,
+    decide=outcome.decide,
+    sanction=_no_sanction,
     phase_name=table_views.phase_name,
     lights=table_views.lights,
 )

@@ -20,7 +20,7 @@ def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
     knows them, the game does not.
     """
     result = game.result
-    return {
+    out = {
         "ruleset": game.rules.name,
         "phase": views.phase_name(game),
         "day": game.day,
@@ -57,6 +57,28 @@ def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
             for seat in game.seats
         ],
     }
+    if game.rules.forum is not None:
+        _forum(game, out)
+    return out
+
+
+def _forum(game: Game, out: dict[str, Any]) -> None:
+    """The forum game's additions (docs/replay-json.md): each seat's team
+    (roles and teams change in this game), the public announcements and
+    the private notes, in order."""
+    for seat, entry in zip(game.seats, out["seats"], strict=True):
+        entry["team"] = seat.team
+    public, private = [], []
+    for record in records(game):
+        data = dict(record.data)
+        if record.kind == "public":
+            phase, cue = data.pop("phase"), data.pop("cue")
+            public.append({"day": record.day, "phase": phase, "cue": cue, "args": data})
+        elif record.kind == "private":
+            to, cue = data.pop("to"), data.pop("cue")
+            private.append({"to": to, "day": record.day, "cue": cue, "args": data})
+    out["public"] = public
+    out["private"] = private
 
 
 def _num(seconds: float) -> int | float:

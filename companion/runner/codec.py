@@ -24,7 +24,11 @@ from ..core.events import (
     WORD_KIND,
     BadEvent,
     BestMoveMade,
+    DeadlineMoved,
+    DeadlinePassed,
     Event,
+    ForumChoiceMade,
+    ForumVoted,
     GameSetUp,
     GameStopped,
     HostAdvanced,
@@ -43,6 +47,7 @@ from ..core.events import (
     TimersPaused,
     TimersResumed,
     Undone,
+    WinDeclared,
 )
 from ..core.rules import Ruleset
 
@@ -72,7 +77,17 @@ _NIGHT_INPUTS = {action: name for name, action in _NIGHT_ACTIONS.items()}
 SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "setup": (
         ("ruleset",),
-        ("seats", "roles", "names", "seed", "first_speaker", "journal", "ruleset_sha256"),
+        (
+            "seats",
+            "roles",
+            "names",
+            "seed",
+            "first_speaker",
+            "journal",
+            "ruleset_sha256",
+            "start",
+            "options",
+        ),
     ),
     "next": ((), ()),
     "press": (("seat",), ()),
@@ -94,6 +109,12 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pause": ((), ("remaining",)),
     "resume": ((), ()),
     "adjust": (("seconds",), ("remaining",)),
+    # the forum game (docs/table-script.md, "The forum game")
+    "post": (("seat", "action", "target"), ("time", "gun")),
+    "vote": (("voter", "target"), ("time", "edit")),
+    "deadline": (("name",), ()),
+    "move_deadline": (("name", "to"), ()),
+    "declare_win": (("teams",), ()),
 }
 
 #: keys any line may carry besides its input's own: its time, the script line
@@ -228,6 +249,9 @@ def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
     for name in names:
         _words({"names": name}, "names", MAX_NAME)
     count = number(obj, "seats", 2, MAX_SEAT) if "seats" in obj else len(roles) if roles else 10
+    options = obj.get("options", [])
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise BadEvent(f"'options' must be a list of option names, got {shown(options)}")
     return GameSetUp(
         ruleset=load_ruleset(text(obj, "ruleset")),
         seats=count,
@@ -235,6 +259,8 @@ def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
         seed=number(obj, "seed", 0, MAX_SEED) if "seed" in obj else 0,
         names=tuple(names),
         first_speaker=seat(obj, "first_speaker") if "first_speaker" in obj else 1,
+        start=text(obj, "start") if "start" in obj else "",
+        options=tuple(options),
     )
 
 
@@ -259,6 +285,20 @@ def _confidence(obj: dict[str, Any]) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
         raise BadEvent(f"'confidence' must be a number from 0 to 1, got {shown(value)}")
     return float(value)
+
+
+def _flag(obj: dict[str, Any], key: str) -> bool:
+    value = obj.get(key, False)
+    if not isinstance(value, bool):
+        raise BadEvent(f"{key!r} must be true or false, got {shown(value)}")
+    return value
+
+
+def _teams(obj: dict[str, Any]) -> tuple[str, ...]:
+    value = obj["teams"]
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_TIMERS:
+        raise BadEvent(f"'teams' must be a list of team ids, got {shown(value)}")
+    return tuple(text({"teams": team}, "teams") for team in value)
 
 
 def _night_choice(action: str | None) -> Callable[[dict[str, Any]], Event]:
@@ -295,6 +335,22 @@ _BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
     "adjust": lambda obj: TimeAdjusted(seconds(obj["seconds"], "seconds"), _remaining(obj)),
     "choice": _night_choice(None),
     **{name: _night_choice(action) for name, action in _NIGHT_ACTIONS.items()},
+    "post": lambda obj: ForumChoiceMade(
+        seat(obj, "seat"),
+        text(obj, "action"),
+        number(obj, "target", 0, MAX_SEAT),
+        text(obj, "time") if "time" in obj else "",
+        text(obj, "gun") if "gun" in obj else "",
+    ),
+    "vote": lambda obj: ForumVoted(
+        seat(obj, "voter"),
+        number(obj, "target", 0, MAX_SEAT),
+        text(obj, "time") if "time" in obj else "",
+        _flag(obj, "edit"),
+    ),
+    "deadline": lambda obj: DeadlinePassed(text(obj, "name")),
+    "move_deadline": lambda obj: DeadlineMoved(text(obj, "name"), text(obj, "to")),
+    "declare_win": lambda obj: WinDeclared(_teams(obj)),
 }
 
 
@@ -311,11 +367,31 @@ def encode(event: Event) -> dict[str, Any]:
             fields["roles"] = list(event.roles)
         if event.names:
             fields["names"] = list(event.names)
+        if event.start:
+            fields["start"] = event.start
+        if event.options:
+            fields["options"] = list(event.options)
         return {**fields, "seed": event.seed, "first_speaker": event.first_speaker}
     if isinstance(event, NightChoiceMade):
         return {"input": input_name(event), "seat": event.seat, "target": event.target}
     if isinstance(event, TimersPaused):
         return {"input": "pause", "remaining": _pairs(event.remaining)}
+    if isinstance(event, ForumChoiceMade):
+        line = {"input": "post", "seat": event.seat, "action": event.action, "target": event.target}
+        return {
+            **line,
+            **({"time": event.at} if event.at else {}),
+            **({"gun": event.gun} if event.gun else {}),
+        }
+    if isinstance(event, ForumVoted):
+        line = {"input": "vote", "voter": event.voter, "target": event.target}
+        return {
+            **line,
+            **({"time": event.at} if event.at else {}),
+            **({"edit": True} if event.edit else {}),
+        }
+    if isinstance(event, DeadlineMoved):
+        return {"input": "move_deadline", "name": event.name, "to": event.at}
     if isinstance(event, TimeAdjusted):
         return {"input": "adjust", "seconds": event.seconds, "remaining": _pairs(event.remaining)}
     name, attributes = _FIELDS_OF[type(event)]
@@ -353,4 +429,10 @@ _FIELDS_OF: dict[type, tuple[str, tuple[str, ...]]] = {
     OffenceCancelled: ("cancel_offence", ("seat", "offence")),
     GameStopped: ("stop", ("reason",)),
     TimerExpired: ("timer", ("name", "generation")),
+    DeadlinePassed: ("deadline", ("name",)),
+    WinDeclared: ("declare_win", ("teams",)),
+    # written by encode itself (optional fields); named here for input_name
+    ForumChoiceMade: ("post", ()),
+    ForumVoted: ("vote", ()),
+    DeadlineMoved: ("move_deadline", ()),
 }

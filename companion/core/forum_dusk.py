@@ -1,0 +1,275 @@
+"""The forum game's night deadline: which choices stand, what the skips
+cost, which guns fire (the Tin Man's taken guns, his block), and the
+morning written into the game (docs/forum-rules-catalogue.md 3.2 steps
+0-5 and 9; the per-target steps 6-8 are ``forum_night``'s).
+"""
+
+from __future__ import annotations
+
+from .effects import Say
+from .forum_night import Morning, Night, Shot, resolve
+from .forum_posts import last_post, owner_seats, team_choice
+from .forum_state import MEMBER_ROLE, MM_TEAMS, ForumState, lookup, phase_name, put, state
+from .rules_forum import ForumRules
+from .state import Game, Out, Seat
+from .step import Step
+
+#: the guns of lone roles, by role (amb.16); a team's gun is its Don's
+_LONE_GUNS = {"cop": "cop", "sniper": "sniper", "maniac": "maniac", "zombie": "zombie"}
+
+
+def announce(t: Step, cue: str, **args: int | str) -> None:
+    """A public announcement: spoken at the table, in the results post."""
+    t.record("public", phase=phase_name(t.game), cue=cue, **args)
+    t.effects.append(Say(cue, tuple(args.items())))
+
+
+def tell(t: Step, to: int, cue: str, **args: int | str) -> None:
+    """A private note: the host passes it to ``to`` alone."""
+    t.record("private", to=to, cue=cue, **args)
+    t.tell("private", to=to, cue=cue, **args)
+
+
+def _rules(game: Game) -> ForumRules:
+    rules = game.rules.forum
+    assert rules is not None
+    return rules
+
+
+def gun_alive(game: Game, gun: str) -> bool:
+    """roles.tin_woodman.9, amb.18: a taken gun leaves the Tin Man when its
+    owner (for a team's gun, the whole team) is out."""
+    return bool(owner_seats(game, gun)) and all(
+        game.seat(n).out is None for n in owner_seats(game, gun)
+    )
+
+
+class _Dusk:
+    """Reads the cabinets at the night deadline into a ``Night``."""
+
+    def __init__(self, t: Step) -> None:
+        self.t = t
+        self.game = t.game
+        self.s: ForumState = state(t.game)
+        self.rules = _rules(t.game)
+        self.alive = [x for x in t.game.seats if x.out is None]
+        self.skips = self.s.skips
+        self.last = list(self.s.last_target)
+        self.exploded: list[int] = []
+        self.lost: list[int] = []  # roles lost to a skip (the Doctor: roles.doctor.5)
+
+    def chosen(self, seat: Seat, action: str) -> int:
+        """The seat's standing choice, or 0; a lost move voids it (sanction.2)."""
+        post = last_post(self.s.posts, seat.number, action)
+        target = post[2] if post is not None else 0
+        if target and seat.number in self.s.lost_move:
+            self.t.record("lost_move", seat=seat.number, clause="sanction.2")
+            return 0
+        if target:
+            self.last = [x for x in self.last if x[0] != seat.number]
+            self.last.append((seat.number, target, self.game.day))
+        return target
+
+    def skipped(self, seat: Seat) -> None:
+        """deadline.night.2: a civilian role with no choice has skipped."""
+        role = self.rules.role(seat.role)
+        used = lookup(self.skips, seat.number) + 1
+        self.skips = put(self.skips, seat.number, used)
+        self.t.record("skip", seat=seat.number, skips=used, clause="deadline.night.2")
+        if used <= role.free_skips:
+            return
+        clause = role.after_skips_clause or role.clause
+        if role.after_skips == "lose_role":
+            self.lost.append(seat.number)
+        elif role.after_skips in ("die", "autokill"):
+            self.exploded.append(seat.number)
+        elif role.after_skips == "sanction":
+            self.t.propose(seat.number, "mm_no_choice", clause)
+
+    def night(self) -> Night:
+        game, rules, s = self.game, self.rules, self.s
+        choices: dict[int, int] = {}
+        for seat in self.alive:
+            role = rules.role(seat.role)
+            if role.acts not in ("night", "first_night", "once"):
+                continue
+            if role.acts == "first_night" and s.vampire_done:
+                continue
+            target = self.chosen(seat, role.action)
+            if target:
+                choices[seat.number] = target
+            elif role.acts != "once":  # the block is optional until used
+                self.skipped(seat)
+        held = [
+            (tm, gun) for tm, gun in s.guns if game.seat(tm).out is None and gun_alive(game, gun)
+        ]
+        taken = {gun for _, gun in held}
+        shots: list[Shot] = []
+        for seat in self.alive:
+            kind = _LONE_GUNS.get(seat.role)
+            if kind and seat.number in choices and str(seat.number) not in taken:
+                shots.append(Shot(kind, str(seat.number), seat.number, choices[seat.number]))
+        hidden: dict[int, str] = {}
+        dons = frozenset(x.number for x in self.alive if rules.role(x.role).don)
+        for team in MM_TEAMS:
+            members = [x for x in self.alive if x.team == team]
+            if not members:
+                continue
+            target = team_choice(game, s.posts, team, "shoot")
+            hide = team_choice(game, s.posts, team, "hide")
+            if hide and game.seat(hide).team == team and game.seat(hide).out is None:
+                hidden[hide] = team
+                self.t.set_state(basement_used=(*state(self.t.game).basement_used, team))
+            if not target:  # deadline.night.4-5: the last on the list, to the host
+                self.t.propose(members[-1].number, "mm_no_choice", "deadline.night.5")
+            elif team not in taken:
+                poster = next((x.number for x in members if x.number in dons), members[0].number)
+                shots.append(Shot("team", team, poster, target, team=team))
+        for tin_man, gun in held:
+            post = last_post(_fires(s, gun), tin_man, "fire")
+            if post is not None and post[2]:
+                kind = "team" if not gun.isdigit() else _LONE_GUNS[game.seat(int(gun)).role]
+                team = gun if not gun.isdigit() else ""
+                shots.append(Shot(kind, gun, tin_man, post[2], borrowed=True, team=team))
+        shots = self.block(shots, dons)
+        holding: dict[int, tuple[str, ...]] = {}
+        for tin_man, gun in held:
+            holding[tin_man] = (*holding.get(tin_man, ()), gun)
+        heal = next(
+            (choices[x.number] for x in self.alive if x.role == "doctor" and x.number in choices), 0
+        )
+        bite = next(
+            (
+                (x.number, choices[x.number])
+                for x in self.alive
+                if x.role == "vampire" and x.number in choices
+            ),
+            None,
+        )
+        return Night(
+            number=game.day,
+            roles={x.number: x.role for x in self.alive},
+            teams={x.number: x.team for x in self.alive},
+            dons=dons,
+            shots=tuple(shots),
+            heal=heal,
+            hidden=hidden,
+            marks={
+                x.number: choices[x.number]
+                for x in self.alive
+                if x.role == "kamikaze" and x.number in choices
+            },
+            bite=bite,
+            invulnerable=frozenset(
+                x.number for x in self.alive if x.role == "tin_woodman" and x.number not in holding
+            ),
+            holding=holding,
+            was_pom=frozenset(s.was_pom),
+            multi_child="multi_child" in s.options,
+            cop_told=self.rules.cop_private_result,
+            exploded=tuple(self.exploded),
+        )
+
+    def block(self, shots: list[Shot], dons: frozenset[int]) -> list[Shot]:
+        """3.2 step 4: the Tin Man's one block voids the gun its target holds
+        tonight (roles.tin_woodman.3-4; a Don's block voids his team's shot)."""
+        for tin_man in [x for x in self.alive if x.role == "tin_woodman"]:
+            target = self.chosen(tin_man, "block")
+            if not target:
+                continue
+            self.t.set_state(block_used=(*state(self.t.game).block_used, tin_man.number))
+            aimed = self.game.seat(target)
+            guns = {str(target)} if aimed.role in _LONE_GUNS else set()
+            if target in dons:
+                guns.add(aimed.team)
+            void = [x for x in shots if x.gun in guns and not x.borrowed]
+            tell(self.t, tin_man.number, "block_hit" if void else "block_missed", seat=target)
+            self.t.record(
+                "block",
+                seat=tin_man.number,
+                target=target,
+                hit=int(bool(void)),
+                clause="roles.tin_woodman.3" if void else "roles.tin_woodman.4",
+            )
+            shots = [x for x in shots if x not in void]
+        return shots
+
+
+def _fires(s: ForumState, gun: str) -> tuple[tuple[int, str, int, str, str], ...]:
+    return tuple(p for p in s.posts if p[1] == "fire" and p[3] == gun)
+
+
+def read_night(t: Step) -> tuple[Night, Morning]:
+    """Read the cabinets and resolve the night; write the skips' effects."""
+    dusk = _Dusk(t)
+    night = dusk.night()
+    morning = resolve(night)
+    for seat in dusk.lost:  # roles.doctor.5-6: the second skip
+        morning.changes.setdefault(seat, ("civilian", "civilians"))
+        morning.say(f"{t.game.seat(seat).role}_lost_role", "roles.doctor.5")
+    t.set_state(skips=dusk.skips, last_target=tuple(dusk.last), lost_move=())
+    return night, morning
+
+
+def write_morning(t: Step, night: Night, morning: Morning) -> None:
+    """3.2 step 9: everything lands together."""
+    game = t.game
+    for cue, args in morning.public:
+        announce(t, cue, **args)
+    for seat in morning.deaths:
+        t.update_seat(seat, out=Out("killed", game.day, 0))
+        t.record("out", seat=seat, how="killed", clause="night")
+        announce(t, "forum_killed", seat=seat)
+    if not morning.deaths:
+        announce(t, "night_no_deaths")
+    for seat, (role, team) in morning.changes.items():
+        _change(t, seat, role, team)
+    for to, cue, args in morning.private:
+        tell(t, to, cue, **args)
+    t.record("night_clauses", clauses=",".join(dict.fromkeys(morning.clauses)))
+    vampire_done = (
+        state(t.game).vampire_done
+        or night.bite is not None
+        or any(game.seat(x).role == "vampire" for x in night.exploded)
+    )
+    t.set_state(
+        guns=tuple(morning.taken),
+        tramp_owner=tuple(morning.tramp_owner.items()),
+        vampire_done=vampire_done,
+    )
+
+
+def _change(t: Step, seat: int, role: str, team: str) -> None:
+    before = t.seat(seat)
+    if (before.role, before.team) == (role, team):
+        return
+    t.update_seat(seat, role=role, team=team)
+    t.record("role_changed", seat=seat, was=before.role, role=role, team=team)
+    if team != before.team and team in MM_TEAMS:
+        members = ",".join(str(x.number) for x in t.game.seats if x.out is None and x.team == team)
+        for member in members.split(","):
+            tell(t, int(member), "team_members", team=team, seats=members)
+
+
+def successions(t: Step) -> None:
+    """The Pom takes the Cop's gun when the Cop is out (roles.cop_assistant.3);
+    a new head Zombie among the recruits (roles.zombie.8, amb.30)."""
+    seats = t.game.seats
+    if not any(x.out is None and x.role == "cop" for x in seats):
+        pom = next((x for x in seats if x.out is None and x.role == "cop_assistant"), None)
+        if pom is not None:
+            _change(t, pom.number, "cop", "civilians")
+            t.set_state(was_pom=(*state(t.game).was_pom, pom.number))
+            tell(t, pom.number, "now_cop")
+    zombies = [x for x in seats if x.out is None and x.team == "zombie"]
+    if zombies and not any(x.role == "zombie" for x in zombies):
+        _change(t, zombies[0].number, "zombie", "zombie")
+        tell(t, zombies[0].number, "now_head")
+
+
+def demote(t: Step, seat: int) -> None:
+    """sanction.2: the role becomes a plain civilian (an MM member stays in his team)."""
+    x = t.seat(seat)
+    role = MEMBER_ROLE.get(x.team, "civilian") if x.team != "civilians" else "civilian"
+    _change(t, seat, role, x.team if x.team != "vampire" else "civilians")
+    successions(t)
