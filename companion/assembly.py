@@ -19,6 +19,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
@@ -29,6 +30,7 @@ from .core.state import Game
 from .ears.hearing import EarsSettings
 from .protocol.hostlog import HostLog
 from .runner.clock import Clock, Deadlines, FakeClock, GameClock
+from .runner.forum_clock import DeadlineWatch, local_now
 from .runner.journal import Journal
 from .runner.loop import LiveLoop
 from .runner.session import GameSession
@@ -122,6 +124,7 @@ class LiveTable:
         seats: Seats | None = None,
         speaker: Speaker | None = None,
         lang: str = "ru",
+        wall: Callable[[], datetime] = local_now,
     ) -> None:
         """``rules``/``seat_count``: the game about to be set up (its voice
         is prepared for them) or the resumed one. ``session``: a game rebuilt
@@ -161,6 +164,14 @@ class LiveTable:
             else None
         )
         self.ears = self._ears(spec, rules, on_notice)
+        # The forum game's windows close on the wall clock (runner/forum_clock.py).
+        self.deadlines = (
+            DeadlineWatch(self.submit, wall=wall, warn_minutes=rules.forum.warning_minutes)
+            if rules.forum is not None
+            else None
+        )
+        if self.deadlines is not None and session.game is not None:
+            self.deadlines.changed(session.game)  # a resumed game's open windows
         self._thread: threading.Thread | None = None
         self._closed = False
 
@@ -242,6 +253,8 @@ class LiveTable:
             self._thread.start()
         if self.ears is not None and self.ears.started is False:
             self.ears.start()
+        if self.deadlines is not None and self.spec.threaded:
+            self.deadlines.start()
 
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
@@ -262,6 +275,8 @@ class LiveTable:
         if self.ears is not None:
             # First: a flag already heard still reaches the journal.
             self._close_part("ears", self.ears.close)
+        if self.deadlines is not None:
+            self._close_part("deadline watch", self.deadlines.stop)
         if self._thread is not None:
             self.loop.stop()
             self._thread.join(5.0)
@@ -286,6 +301,8 @@ class LiveTable:
     def _changed(self, before: Game | None, after: Game) -> None:
         if self.bridge is not None:
             self.bridge.changed(before, after)  # the seat lights first: they are quickest
+        if self.deadlines is not None:
+            self.deadlines.changed(after)
         self._post(Update(self.session.now, after, dict(self.session.timers.deadlines), ()))
 
     def _effects(self, now: float, effects: tuple[Effect, ...]) -> None:

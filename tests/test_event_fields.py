@@ -11,6 +11,7 @@ import pytest
 from companion.core.events import (
     BestMoveMade,
     DeadlineMoved,
+    DeadlineNear,
     DeadlinePassed,
     Event,
     ForumChoiceMade,
@@ -60,6 +61,7 @@ EVENTS: list[Event] = [
     ForumVoted(2, 9),
     ForumVoted(2, 0, "2026-12-01T21:00:59", edit=True),
     DeadlinePassed("vote"),
+    DeadlineNear("night"),
     DeadlineMoved("night", "2026-12-02T01:00:00"),
     WinDeclared(("mafia", "maniacs")),
     SpeechFlagged("out_of_turn", 4, 0.875),

@@ -211,6 +211,7 @@ def test_unknown_language_is_refused() -> None:
 
 CLUB = load_ruleset("club")
 TOURNAMENT = load_ruleset("tournament")
+FORUM = load_ruleset("forum")
 
 PHRASES: list[tuple[str, str, dict[str, int | str], Ruleset | None, str]] = [
     ("ru", "speech_start", {"seat": 3, "seconds": 60}, None, "Слово предоставляется игроку номер три."),
@@ -253,6 +254,30 @@ PHRASES: list[tuple[str, str, dict[str, int | str], Ruleset | None, str]] = [
     ("en", "voting_begins", {"nominees": "3,6"}, None, "Nominated for the vote: players three and six."),
     ("en", "time_added", {"seconds": -10}, None, "Minus ten seconds."),
     ("en", "game_won", {"team": "civilians,mafia"}, CLUB, "The game is over. The winners: the civilians and the mafia."),
+    # the forum game: the text's own words (docs/forum-rules-catalogue.md 3.5)
+    ("ru", "cop_missed", {}, FORUM, "Коп промахнулся."),
+    ("ru", "sniper_joined_mm", {}, FORUM, "Снайпер теперь в стане ММ."),
+    ("ru", "doctor_lost_role", {}, FORUM, "Доктор никого не лечил и потерял роль."),
+    ("ru", "doctor_healed_healthy", {}, FORUM, "Доктор лечил здорового."),
+    ("ru", "kamikaze_saved", {}, FORUM, "Коп или Док спасли от пули ММ."),
+    ("ru", "lawyer_skipped", {}, FORUM, "Адвокат никого не защищал."),
+    ("ru", "bouncer_skipped", {}, FORUM, "Вышибала пропустил ход."),
+    ("ru", "child_killed", {"seat": 4}, FORUM, "Было убито Дитя."),
+    ("ru", "autokill", {"seat": 4}, FORUM, "Игрок номер четыре: автокилл."),
+    ("ru", "shooter_missed", {"shooter": "kamikaze"}, FORUM, "Камикадзе промахнулся."),
+    ("ru", "mm_found_child", {}, FORUM, "Мафоманы (за которых стрелял ЖД) нашли свое дитя."),
+    ("ru", "vampire_bit_child", {}, FORUM, "Вампир укусил ДМ, но выстрел Копа лишил его этой роли, и Вампир продолжает игру как мж."),
+    ("ru", "deadline_soon", {"name": "vote", "minutes": 10}, FORUM, "До конца голосования десять минут."),
+    ("ru", "vote_tally", {"tally": "5:4,3:2,7:1"}, FORUM, "Голосование закрыто. Итоги: пять — четыре голоса, три — два голоса и семь — один голос."),
+    ("ru", "vote_tally", {"tally": "12:21"}, FORUM, "Голосование закрыто. Итоги: двенадцать — двадцать один голос."),
+    ("ru", "vote_tally", {"tally": "-"}, FORUM, "Голосование закрыто. Голосов ни за кого нет."),
+    ("ru", "forum_balance", {"basements": "no", "child": "multi"}, FORUM, "Баланс сторон объявлен. Подвалов в игре нет. Играем с многофункциональным Дитя."),
+    ("ru", "forum_day", {"day": 3}, FORUM, "Начинается третий игровой день."),
+    ("ru", "forum_night", {"day": 3}, FORUM, "Наступает третья ночь."),
+    ("ru", "game_won", {"team": "mafia,maniacs"}, FORUM, "Игра окончена. Победители: Мафия и Маны."),
+    ("en", "deadline_soon", {"name": "vote", "minutes": 10}, FORUM, "Ten minutes left until the vote closes."),
+    ("en", "vote_tally", {"tally": "5:4,3:1"}, FORUM, "The vote is closed. The tally: five — four votes and three — one vote."),
+    ("en", "forum_balance", {"basements": "yes", "child": "plain"}, FORUM, "The balance of sides is announced. The game has basements."),
 ]  # fmt: skip
 
 
@@ -274,10 +299,38 @@ def test_key_phrases(
         ("time_added", {"seconds": -10}, "time_added-seconds-minus10"),
         ("voting_begins", {"nominees": "3,6"}, "voting_begins-nominees-3_6"),
         ("game_won", {"team": "civilians,mafia"}, "game_won-team-civilians_mafia"),
+        ("vote_tally", {"tally": "5:4,3:2"}, "vote_tally-tally-5_4_3_2"),
+        ("forum_balance", {"basements": "no", "child": "multi"}, "forum_balance-basements-no-child-multi"),
+        ("deadline_moved", {"name": "vote", "at": "2026-12-01T22:00:00"}, "deadline_moved-name-vote"),
     ],
 )  # fmt: skip
 def test_phrase_keys(ru: Catalogue, cue: str, args: dict[str, int | str], key: str) -> None:
     assert ru.key(cue, args) == key
+
+
+def test_a_phrase_chosen_by_two_arguments() -> None:
+    probe = Catalogue.parse(
+        'language = "ru"\n[cues]\nforum_balance.by = ["basements", "child"]\n'
+        'forum_balance.yes-multi = "Подвалы, многофункциональное Дитя."\n'
+        'forum_balance.default = "Баланс."\n',
+        "probe.toml",
+    )
+    assert probe.text("forum_balance", {"basements": "yes", "child": "multi"}) == (
+        "Подвалы, многофункциональное Дитя."
+    )
+    assert probe.text("forum_balance", {"basements": "no", "child": "multi"}) == "Баланс."
+    with pytest.raises(KeyError, match="'child'"):
+        probe.text("forum_balance", {"basements": "yes"})
+
+
+def test_a_game_renders_ahead_only_its_procedures_cues(ru: Catalogue) -> None:
+    """The forum game never says a speech's cues, the sports table never a
+    results post's (core/vocabulary.py OWN_CUES): neither is rendered ahead."""
+    forum = {cue for cue, _, _ in ru.variants(FORUM, 10)}
+    club = {cue for cue, _, _ in ru.variants(CLUB, 10)}
+    assert "cop_missed" in forum and "speech_start" not in forum
+    assert "speech_start" in club and "cop_missed" not in club
+    assert {"game_won", "warning", "undone"} <= forum & club
 
 
 def test_braces_and_capitals() -> None:
@@ -336,6 +389,7 @@ def _typical(cue: str, rules: Ruleset, seat: int) -> dict[str, int | str]:
         "time_warning": t.warning_s,
         "time_added": -10,
     }
+    steps = rules.ladder.steps
     values: dict[str, int | str] = {
         "seat": seat,
         "nominees": str(seat),
@@ -347,8 +401,17 @@ def _typical(cue: str, rules: Ruleset, seat: int) -> dict[str, int | str]:
         "day": 2,
         "night": 1,
         "team": rules.teams[0].id,
-        "loss": "_".join((*rules.ladder.steps[0].loses, "next_day")),
+        "loss": "_".join((*steps[0].loses, "next_day")) if steps else "",
         "reason": "offence",
+        # the forum game's (a tally of votes is known only at the count: "-" is
+        # what can be rendered ahead, like a single seat of a list)
+        "basements": "no",
+        "child": "multi",
+        "tally": "-",
+        "shooter": "kamikaze",
+        "name": "vote",
+        "at": "2026-12-01T21:31:00",
+        "minutes": rules.forum.warning_minutes if rules.forum else 10,
     }
     return {name: values[name] for name in needed_cues(rules)[cue]}
 
@@ -359,14 +422,17 @@ def test_variants_cover_every_cue_and_seat(catalogue: Catalogue, ruleset: str) -
     variants = list(catalogue.variants(rules, 10))
     texts = {catalogue.key(cue, args): text for cue, args, text in variants}
     assert len(texts) == len(variants), "variants repeat a key"
+    counted = any(offence.cost == "count" for offence in rules.offences)
     for cue in needed_cues(rules):
+        if cue in ("offence_counted", "loses_rights") and not counted:
+            continue  # nothing is counted, no rights are lost (the forum game)
         for seat in range(1, 11):
             key = catalogue.key(cue, _typical(cue, rules, seat))
             assert key in texts, f"{key} is not pre-rendered for {ruleset}"
-    for votes in range(11):
+    for votes in range(11) if rules.procedure == "sports_table" else ():
         assert catalogue.key("votes_accepted", {"votes": votes}) in texts
         assert catalogue.key("rest_votes", {"seat": 10, "votes": votes}) in texts
-    for count in range(1, max(s.at for s in rules.ladder.steps) + 1):
+    for count in range(1, max((s.at for s in rules.ladder.steps), default=0) + 1):
         args: dict[str, int | str] = {"seat": 1, "count": count, "unit": rules.ladder.unit}
         assert catalogue.key("offence_counted", args) in texts
     assert catalogue.key("time_added", {"seconds": 10}) in texts
@@ -416,6 +482,10 @@ BAD = [
     ('[cues]\nvotes_accepted = "{votes:noun}"\n', r"ru\.toml:2: .*'noun' needs"),
     ('[cues]\nthanks = 3\n', r"ru\.toml:2: cues\.thanks: expected a phrase"),
     ('[cues]\ntie.seats = "x"\n', r"ru\.toml:2: cues\.tie: a table of variants needs by"),
+    ('[cues]\ntie.by = []\ntie.x = "x"\n', r"ru\.toml:2: cues\.tie: a table of variants needs by"),
+    ('[cues]\ntie.by = ["seats", "seats"]\ntie.x = "x"\n', r"ru\.toml:2: cues\.tie\.by: an argument is named twice"),
+    ('[cues]\nforum_balance.by = ["basements", "kid"]\nforum_balance.x = "x"\n', r"ru\.toml:2: cues\.forum_balance\.by: unknown placeholder 'kid'"),
+    ('[cues]\nvote_tally = "{tally:tally:ordinal}"\n', r"ru\.toml:2: cues\.vote_tally: .*'tally' takes only a gender"),
     ('voice = "ru"\n[cues]\n', r"ru\.toml:1: voice: unknown key"),
     ('language = "de"\n[cues]\n', r"ru\.toml:1: language: 'de' is not one of ru, en"),
     ('language = "ru"\n', r"ru\.toml: expected a \[cues\] table"),

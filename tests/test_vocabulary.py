@@ -2,14 +2,17 @@
 core"): ``companion/core/vocabulary.py`` declares every cue, host message
 and protocol record kind, and here whole games hold the engine to it.
 
-Every example script, a few games of the bench's bot and a short script of
-the host's corrections are replayed; every ``Say``, ``TellHost`` and
-protocol record they produce must be declared, with exactly its declared
-arguments, each of its declared kind. The other way round, every declared
-word must come up in those games or be listed in :data:`NOT_EXERCISED`
-with the reason, so dead vocabulary shows. The shells are checked against
-the declaration: the host log has words for every host message, the
-protocol a line for every record kind (the voice catalogues:
+Every example script, a few games of the bench's bot, a short script of
+the host's corrections and forum games (tests/forum_scripts.py) are
+replayed; every ``Say``, ``TellHost`` and protocol record they produce must
+be declared, with exactly its declared arguments, each of its declared kind
+(a forum announcement's and a private note's arguments are those of the cue
+they carry), and every cue must be one its game's procedure says. The other
+way round, every declared word must come up in those games or be listed in
+:data:`NOT_EXERCISED` with the reason, so dead vocabulary shows. The shells
+are checked against the declaration: the host log has words for every host
+message and private note, the protocol a line for every record kind and
+words for every forum announcement and note (the voice catalogues:
 tests/test_phrases.py).
 """
 
@@ -32,6 +35,8 @@ from companion.core.rules import Ruleset
 from companion.core.state import Game, Record
 from companion.core.vocabulary import (
     CUES,
+    NOTES,
+    OWN_CUES,
     RECORDS,
     TELLS,
     UNSHOWN_RECORDS,
@@ -40,7 +45,9 @@ from companion.core.vocabulary import (
     check_said,
     check_told,
     names,
+    procedure_cues,
 )
+from companion.protocol import forum_text, model, report
 from companion.protocol.hostlog import HostLog
 from companion.protocol.report import _TEMPLATES as PROTOCOL_WORDS
 from companion.rulesets import available_rulesets, load_ruleset
@@ -48,6 +55,7 @@ from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptLine, parse_lines, read_script
 from companion.runner.session import GameSession
 from companion.voice.phrases import KNOWN_RULESET_CUES
+from tests import forum_scripts
 from tests.helpers import EXAMPLES, TOURNAMENT_ROLES
 
 #: bot games: seeds, each played to its end (odd seeds club, even tournament)
@@ -95,6 +103,7 @@ class Seen:
 
     cues: set[str] = field(default_factory=set)
     tells: set[str] = field(default_factory=set)
+    notes: set[str] = field(default_factory=set)  # the forum game's private notes
     records: set[str] = field(default_factory=set)
     problems: dict[str, str] = field(default_factory=dict)  # the first for each word
 
@@ -126,6 +135,8 @@ def watch(seen: Seen, source: str, lines: Iterable[ScriptLine]) -> None:
             checked.add(id(entry))
             kept.append(entry)
             seen.records.add(entry.kind)
+            if entry.kind == "private":
+                seen.notes.add(str(dict(entry.data)["cue"]))
             problem = check_record(entry.kind, entry.data, len(game.seats))
             seen.note(f"record {entry.kind}", source, problem)
             entry = entry.prev
@@ -137,7 +148,10 @@ def watch(seen: Seen, source: str, lines: Iterable[ScriptLine]) -> None:
         for effect in done:
             if isinstance(effect, Say):
                 seen.cues.add(effect.cue)
+                said = procedure_cues(game.rules.procedure) | ruleset_cues(game.rules)
                 problem = check_said(effect.cue, effect.args, ruleset_cues(game.rules), table)
+                if problem is None and effect.cue not in said:
+                    problem = f"cue {effect.cue!r}: not a cue of procedure {game.rules.procedure!r}"
                 seen.note(f"cue {effect.cue}", source, problem)
             elif isinstance(effect, TellHost):
                 seen.tells.add(effect.what)
@@ -158,6 +172,8 @@ def seen_in_games() -> Seen:
         watch(seen, f"bot game {seed}", parsed(bot))
     corrections = [json.dumps(line, ensure_ascii=False) for line in CORRECTIONS]
     watch(seen, "corrections", parse_lines(corrections, "corrections", load_ruleset))
+    for name, play in forum_scripts.GAMES.items():
+        watch(seen, name, forum_scripts.parsed(play().lines, name))
     return seen
 
 
@@ -171,6 +187,7 @@ def test_every_declared_word_comes_up_in_a_game() -> None:
     unused = {
         *(f"cue {c}" for c in set(CUES) - seen.cues),
         *(f"tell {t}" for t in set(TELLS) - seen.tells),
+        *(f"note {n}" for n in set(NOTES) - seen.notes),
         *(f"record {r}" for r in set(RECORDS) - seen.records),
     }
     assert unused == set(NOT_EXERCISED), "update NOT_EXERCISED (with the reason) or add a game"
@@ -231,6 +248,14 @@ BAD_RECORDS = [
     ("tie", (("seats", [3, 3]),), "seats=[3, 3] is not a list"),
     ("time_added", (("seconds", float("nan")), ("left", 5.0)), "seconds=nan is not"),
     ("day", (("number", 2), ("night", 2)), "no field 'night'"),
+    ("public", (("phase", "night"), ("cue", "shout")), "cue 'shout' is not in the vocabulary"),
+    ("public", (("phase", "night"), ("cue", "forum_killed")), "seat missing"),
+    ("public", (("phase", "vote"), ("cue", "vote_tally"), ("tally", "3:2,5:4")), "is not seat:"),
+    ("public", (("phase", "vote"), ("cue", "vote_tally"), ("tally", "3:2,3:1")), "is not seat:"),
+    ("public", (("phase", "vote"), ("cue", "vote_tally"), ("tally", "")), "is not seat:"),
+    ("private", (("to", 3), ("cue", "your_role")), "role missing"),
+    ("private", (("to", 3), ("cue", "cop_missed")), "cue 'cop_missed' is not in the vocabulary"),
+    ("private", (("cue", "now_cop"),), "to missing"),
 ]
 
 
@@ -240,6 +265,19 @@ def test_the_checker_rejects_a_bad_record(
 ) -> None:
     found = check_record(kind, data)
     assert found is not None and problem in found
+
+
+def test_the_checker_takes_the_forum_games_words() -> None:
+    nobody = (("phase", "vote"), ("cue", "vote_tally"), ("tally", "-"))
+    assert check_record("public", nobody) is None
+    tally = (("phase", "vote"), ("cue", "vote_tally"), ("tally", "5:4,3:2,7:2"))
+    assert check_record("public", tally, table=7) is None
+    assert check_record("public", tally, table=6) is not None  # no seat 7 at a table of 6
+    note = (("to", 4), ("cue", "team_members"), ("team", "mafia"), ("seats", "4,8"))
+    assert check_record("private", note) is None
+    assert check_told("private", note) is None
+    found = check_told("private", (("to", 4), ("cue", "now_cop"), ("seat", 3)))
+    assert found is not None and "no argument 'seat' (it has to, cue)" in found
 
 
 def test_the_checker_rejects_a_bad_host_message() -> None:
@@ -285,6 +323,50 @@ def test_every_host_message_has_words_in_the_host_log(lang: str) -> None:
     for what, args in TELLS.items():
         assert what in words, f"protocol/hostlog.py ({lang}) has no words for {what!r}"
         assert _fields(words[what]) <= set(names(args)), (lang, what)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_private_note_has_words_in_the_host_log(lang: str) -> None:
+    """A private note is a host message (``private``) that the host log and
+    the protocol word by its cue (protocol/forum_text.py), with only the
+    note's arguments; so is every forum announcement in the protocol."""
+    for table, declared in ((forum_text.NOTES, NOTES), (forum_text.PUBLIC, CUES)):
+        words = table[lang]
+        wanted = set(declared) if declared is NOTES else set(OWN_CUES["forum"])
+        assert wanted == set(words), (lang, wanted ^ set(words))
+        for cue, template in words.items():
+            assert _fields(template) <= set(names(declared[cue])), (lang, cue)
+    note = TellHost("private", (("to", 4), ("cue", "found_cop"), ("seat", 3)))
+    expected = {
+        "ru": "Лично игроку 4: Коп — игрок 3",
+        "en": "Privately to seat 4: the Cop is seat 3",
+    }
+    assert HostLog(io.StringIO(), lang).line(note) == expected[lang]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_protocol_words_every_record_of_the_forum_games(lang: str) -> None:
+    """No forum record falls back to its raw fields in the protocol, and no
+    announcement or note to its cue's id and arguments (the words for every
+    cue: test_every_private_note_has_words_in_the_host_log)."""
+    for play in forum_scripts.GAMES.values():
+        game = play().game
+        lines = report.protocol(game, lang)
+        for record in report.records(game):
+            text = model.describe(game, record, lang)
+            assert "{'" not in text, text
+            if record.kind in ("public", "private"):
+                assert f"{dict(record.data)['cue']} (" not in text, text
+        assert not [line for line in lines if "{'" in line]
+
+
+def test_each_cue_is_said_by_a_procedure() -> None:
+    """Every procedure's cues are the engine's, and no cue is two
+    procedures' own."""
+    owned = [cue for own in OWN_CUES.values() for cue in own]
+    assert set(owned) <= set(CUES)
+    assert len(owned) == len(set(owned))
+    assert set(procedure_cues("forum")) & set(OWN_CUES["sports_table"]) == set()
 
 
 def test_the_voice_knows_the_cues_of_the_shipped_rulesets() -> None:

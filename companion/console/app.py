@@ -41,6 +41,8 @@ from ..runner.clock import Clock
 from ..runner.resume import resume_journal, unfinished_game
 from ..runner.session import GameSession
 from .dialogs import AskYesNo
+from .forum_screen import ForumScreen
+from .forum_setup import first_game_day
 from .setup_screen import SetupScreen
 from .table_screen import TableScreen
 from .words import Words
@@ -246,6 +248,7 @@ class ConsoleApp(App[None]):
             seats=self.config.table.seats,
             roster=roster,
             seed=self._seed,
+            today=first_game_day(self._now()),
         )
         self._only(screen)
 
@@ -272,7 +275,7 @@ class ConsoleApp(App[None]):
             self._failed(error)
             return
         intro = [self.words("commitment", hash=commitment)] if commitment else []
-        self._show_table(setup.seats, intro)
+        self._show_table(setup.seats, intro, setup.ruleset)
         self.table.submit(setup)
         names = [name for name in setup.names if name]
         if names:
@@ -298,7 +301,7 @@ class ConsoleApp(App[None]):
         game = self.table.game
         assert game is not None
         self.journal_path = path
-        self._show_table(len(game.seats))
+        self._show_table(len(game.seats), rules=game.rules)
 
     def _failed(self, error: BaseException) -> None:
         log.error("the table could not be built: %s", error, exc_info=error)
@@ -354,6 +357,7 @@ class ConsoleApp(App[None]):
             on_notice=functools.partial(self._post_notice, self.tables + 1),
             speaker=self._speaker,
             lang=config.lang,
+            wall=self._now,  # the forum game's deadlines on the app's clock
         )
         self.tables += 1
         table.start()
@@ -374,8 +378,15 @@ class ConsoleApp(App[None]):
     def _post_notice(self, number: int, what: str, line: str) -> None:
         self.post_message(TableNotice(what, line, number))
 
-    def _show_table(self, seats: int, intro: list[str] | None = None) -> None:
+    def _show_table(
+        self, seats: int, intro: list[str] | None = None, rules: Ruleset | None = None
+    ) -> None:
         assert self.table is not None
+        if rules is not None and rules.procedure == "forum":
+            self._only(
+                ForumScreen(self.table, self.words, self.parts_line(), intro or [], self._now)
+            )
+            return
         self._only(TableScreen(self.table, self.words, self.parts_line(), intro or [], seats))
 
     def parts_line(self) -> str:
@@ -398,7 +409,7 @@ class ConsoleApp(App[None]):
         if message.table != self.tables:
             return
         screen = self.screen
-        if isinstance(screen, TableScreen):
+        if isinstance(screen, TableScreen | ForumScreen):
             screen.show_update(message.update)
         game = message.update.game
         if game is not None and game.phase == "ended" and message.update.effects:
@@ -435,7 +446,7 @@ class ConsoleApp(App[None]):
         if message.table != self.tables:
             return
         screen = self.screen
-        if isinstance(screen, TableScreen):
+        if isinstance(screen, TableScreen | ForumScreen):
             screen.show_refusal(message.reason)
         else:
             self.notify(self.words("refused", reason=message.reason), severity="warning")

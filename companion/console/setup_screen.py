@@ -9,6 +9,7 @@ anybody can know a role; the protocol reveals the seed after the game and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import date
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -22,6 +23,8 @@ from ..core.events import GameSetUp
 from ..core.rules import Ruleset
 from ..protocol import deal as fair
 from ..roster import clean_name
+from .forum_setup import ForumFields, first_dealt, forum_deal, is_forum
+from .forum_words import ForumWords
 from .words import Words
 
 MAX_SEATS_SHOWN = 12  # the table screen seats 10 to 12 (the keys reach 12)
@@ -43,9 +46,11 @@ class SetupScreen(Screen[None]):
         seats: int,
         roster: Sequence[str] = (),
         seed: int | None = None,
+        today: date | None = None,
     ) -> None:
         """``on_start(setup, commitment)``: the game to set up, and the hash
-        shown for a companion deal (None: roles from the cards)."""
+        shown for a companion deal (None: roles from the cards). ``today``:
+        the forum game's first day by default."""
         super().__init__()
         self.words = words
         self.rulesets = list(rulesets)
@@ -55,6 +60,7 @@ class SetupScreen(Screen[None]):
         self.seats = seats
         self.roster = list(roster)
         self.seed = fair.fresh_seed() if seed is None else seed
+        self.today = today or date.today()
         self._bindings.bind("f5", "start", words("start"))
 
     @property
@@ -78,6 +84,7 @@ class SetupScreen(Screen[None]):
             with RadioSet(id="deal"):
                 yield RadioButton(w("deal_companion"), value=True, id="deal-companion")
                 yield RadioButton(w("deal_cards"), id="deal-cards")
+            yield ForumFields(ForumWords(w), self.today)
             yield Static(w("commitment", hash=fair.commitment(self.seed)), id="commitment")
             yield Label(w("names"))
             suggester = SuggestFromList(self.roster, case_sensitive=False)
@@ -97,6 +104,7 @@ class SetupScreen(Screen[None]):
         ]
 
     def on_mount(self) -> None:
+        self._show_forum()
         self._show_rows()
         self.query_one("#name-1", Input).focus()
 
@@ -108,21 +116,48 @@ class SetupScreen(Screen[None]):
     def _cards(self) -> bool:
         return self.query_one("#deal-cards", RadioButton).value
 
+    def _max_seats(self, rules: Ruleset) -> int:
+        """The table screen seats 12 at most; the forum game's has a list."""
+        return rules.max_seats if is_forum(rules) else min(rules.max_seats, MAX_SEATS_SHOWN)
+
     def _show_rows(self) -> None:
         count = self._seat_count() or 0
         cards = self._cards()
+        rows = len(self.query(".seat-row"))
         if cards and not self.query("#role-1"):
             # The role lists only when the cards are entered: twelve Selects
             # made up front cost the set-up screen most of its start-up.
             roles = self._role_options()
-            for n in range(1, MAX_SEATS_SHOWN + 1):
+            for n in range(1, rows + 1):
                 row = self.query_one(f"#row-{n}")
                 row.mount(Select(roles, id=f"role-{n}", classes="role", prompt="—"))
-        for n in range(1, MAX_SEATS_SHOWN + 1):
+        # A forum game's rows beyond the table's twelve, when asked for.
+        for n in range(rows + 1, min(count, self._max_seats(self.rules)) + 1):
+            self._add_row(n, cards)
+        for n in range(1, rows + 1):
             self.query_one(f"#row-{n}").display = n <= count
             for select in self.query(f"#role-{n}"):
                 select.display = cards
         self.query_one("#commitment").display = not cards
+
+    def _add_row(self, n: int, cards: bool) -> None:
+        suggester = SuggestFromList(self.roster, case_sensitive=False)
+        parts: list[Label | Input | Select[str]] = [
+            Label(f"{n:>2}", classes="number"),
+            Input(id=f"name-{n}", max_length=40, suggester=suggester),
+        ]
+        if self.query("#role-1"):
+            select: Select[str] = Select(
+                self._role_options(), id=f"role-{n}", classes="role", prompt="—"
+            )
+            select.display = cards
+            parts.append(select)
+        row = Horizontal(*parts, classes="seat-row", id=f"row-{n}")
+        self.query_one("#setup").mount(row, before="#start-box")
+
+    def _show_forum(self) -> None:
+        """The forum game's date and options, only for a forum ruleset."""
+        self.query_one(ForumFields).display = is_forum(self.rules)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "seats":
@@ -137,6 +172,11 @@ class SetupScreen(Screen[None]):
             roles = self._role_options()
             for select in self.query(".role").results(Select):
                 select.set_options(roles)
+            self._show_forum()
+            rules, count = self.rules, self._seat_count()
+            dealt = first_dealt(rules)
+            if is_forum(rules) and dealt and (count is None or rules.deal_for(count) is None):
+                self.query_one("#seats", Input).value = str(dealt)  # the forum deals 20-25
 
     # --- start -----------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -154,12 +194,17 @@ class SetupScreen(Screen[None]):
         w = self.words
         rules = self.rules
         count = self._seat_count()
-        if count is None or not max(2, rules.min_seats) <= count <= min(
-            rules.max_seats, MAX_SEATS_SHOWN
-        ):
-            high = min(rules.max_seats, MAX_SEATS_SHOWN)
+        high = self._max_seats(rules)
+        if count is None or not max(2, rules.min_seats) <= count <= high:
             self.notify(w("bad_seats", low=rules.min_seats, high=high), severity="error")
             return None
+        start, options = "", tuple[str, ...]()
+        if is_forum(rules):
+            fields = self.query_one(ForumFields)
+            start, options = fields.start() or "", fields.options()
+            if not start:
+                self.notify(ForumWords(w)("bad_date"), severity="error")
+                return None
         names = []
         for n in range(1, count + 1):
             try:
@@ -174,7 +219,9 @@ class SetupScreen(Screen[None]):
                     self.notify(w("bad_role", seat=n), severity="error")
                     return None
             roles = tuple(str(role) for role in chosen)
-        elif rules.deal_for(count) is None:
+        elif not forum_deal(rules, count, options):
             self.notify(w("no_deal", ruleset=rules.name, seats=count), severity="error")
             return None
-        return GameSetUp(rules, count, roles, seed=self.seed, names=tuple(names))
+        return GameSetUp(
+            rules, count, roles, seed=self.seed, names=tuple(names), start=start, options=options
+        )

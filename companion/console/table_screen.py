@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 #: keys for the seat buttons: 1-9, 0 for 10, - and = for 11 and 12
 SEAT_KEYS = {**{str(n): n for n in range(1, 10)}, "0": 10, "minus": 11, "equals_sign": 12}
 #: what the host is told that gives a role away
-SECRET = frozenset({"role", "check"})
+SECRET = frozenset({"role", "check", "private"})
 #: the log keeps this many lines (a 4-hour night has a few thousand)
 MAX_LOG_LINES = 2000
 #: the host's keys: (key, action, the footer's word)

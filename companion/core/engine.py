@@ -69,7 +69,7 @@ def new_game(setup: GameSetUp) -> tuple[Game, tuple[Effect, ...]]:
     if setup.roles is not None:
         roles = list(setup.roles)
     else:
-        deal = _deal_for(setup)
+        deal = rules.deal_for(setup.seats, setup.options)
         require(
             deal is not None,
             f"ruleset {rules.name!r} has no deal for {setup.seats} seats: give the roles",
@@ -87,20 +87,19 @@ def new_game(setup: GameSetUp) -> tuple[Game, tuple[Effect, ...]]:
     procedure = procedures.PROCEDURES[rules.procedure]
     state = procedure.new_state(setup)
     t = Step(Game(rules=rules, seats=seats, seed=setup.seed, procedure_state=state), procedure)
-    t.record("setup", ruleset=rules.name, seats=setup.seats, roles=",".join(roles), seed=setup.seed)
+    options = {"options": ",".join(setup.options)} if setup.options else {}
+    t.record(
+        "setup",
+        ruleset=rules.name,
+        seats=setup.seats,
+        roles=",".join(roles),
+        seed=setup.seed,
+        **options,
+    )
     for seat in seats:
         t.tell("role", seat=seat.number, role=seat.role)
     procedure.begin(t)
     return _finish(None, t)
-
-
-def _deal_for(setup: GameSetUp) -> tuple[tuple[str, int], ...] | None:
-    """The ruleset's deal for the table; the forum game's two-sided one when
-    the setup asks for it (balance.1)."""
-    rules = setup.ruleset
-    if "two_sided" in setup.options and rules.forum is not None:
-        return dict(rules.forum.two_sided_deals).get(setup.seats)
-    return rules.deal_for(setup.seats)
 
 
 def apply(game: Game | None, event: Event) -> tuple[Game, tuple[Effect, ...]]:

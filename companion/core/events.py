@@ -368,6 +368,18 @@ class DeadlinePassed:
 
 
 @dataclass(frozen=True, slots=True)
+class DeadlineNear:
+    """A forum deadline is ``warn_minutes`` away (the ruleset's): the
+    companion says so («до конца голосования десять минут»)."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        if self.name not in DEADLINES:
+            raise BadEvent(f"no deadline {self.name!r} (known: {', '.join(DEADLINES)})")
+
+
+@dataclass(frozen=True, slots=True)
 class DeadlineMoved:
     """The host moved a deadline of the current game day (deadline.change.1)
     to ``at``, the first refused moment (as the ruleset's times)."""
@@ -417,6 +429,7 @@ Event = (
     | ForumChoiceMade
     | ForumVoted
     | DeadlinePassed
+    | DeadlineNear
     | DeadlineMoved
     | WinDeclared
 )

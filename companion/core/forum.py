@@ -17,6 +17,7 @@ from . import forum_outcome, outcome
 from .effects import SetDeadline
 from .events import (
     DeadlineMoved,
+    DeadlineNear,
     DeadlinePassed,
     Event,
     ForumChoiceMade,
@@ -144,12 +145,17 @@ def _close_vote(t: Step) -> None:
     ballots = {voter: target for voter, target, _ in s.votes}
     result = count(voters, ballots, DayChoices(protected, annulled, ordered))
     announce(t, "vote_tally", tally=tally_text(result.tally) or "-")
-    if protected:
-        announce(t, "lawyer_protected", seat=protected)
-    if annulled:
-        announce(t, "bouncer_annulled", seat=annulled)
-    for cue, args in notes:
-        announce(t, cue, **dict(args))
+    # The Lawyer's line, then the Bouncer's, whatever their seats: an order
+    # by seat would tell who sits first (deadline.vote.5 names neither).
+    for role, cue, chosen in (
+        ("lawyer", "lawyer_protected", protected),
+        ("bouncer", "bouncer_annulled", annulled),
+    ):
+        if chosen:
+            announce(t, cue, seat=chosen)
+        for note, args in notes:
+            if note.startswith(role):
+                announce(t, note, **dict(args))
     if result.out:
         seat = game.seat(result.out)
         t.update_seat(result.out, out=Out("voted", game.day, 0))
@@ -233,6 +239,17 @@ def _deadline(t: Step, event: Event) -> None:
         _close_night(t)
 
 
+def _near(t: Step, event: Event) -> None:
+    """The warning before a deadline; nothing changes."""
+    assert isinstance(event, DeadlineNear)
+    require(
+        event.name in state(t.game).open, f"the {event.name.replace('_', ' ')} window is not open"
+    )
+    rules = t.game.rules.forum
+    assert rules is not None
+    t.say("deadline_soon", name=event.name, minutes=rules.warning_minutes)
+
+
 def _moved(t: Step, event: Event) -> None:
     """deadline.change.1-2: announced, and the clock set anew."""
     assert isinstance(event, DeadlineMoved)
@@ -253,7 +270,8 @@ def _declared(t: Step, event: Event) -> None:
     why = forum_outcome.may_declare(t.game, event.teams)
     require(why is None, why or "")
     t.record("win_declared", teams=",".join(event.teams))
-    outcome.end(t, forum_outcome.result_for(t.game, event.teams, "declared", "end.two.3"))
+    clause = "end.three.4" if set(event.teams) == set(MM_TEAMS) else "end.two.3"
+    outcome.end(t, forum_outcome.result_for(t.game, event.teams, "declared", clause))
 
 
 def _sanction(t: Step, number: int, cost: str) -> None:
@@ -282,6 +300,8 @@ PROCEDURE = Procedure(
         ("day", ForumVoted): _vote,
         ("day", DeadlinePassed): _deadline,
         ("night", DeadlinePassed): _deadline,
+        ("day", DeadlineNear): _near,
+        ("night", DeadlineNear): _near,
     },
     handlers_any_phase={DeadlineMoved: _moved, WinDeclared: _declared},
     endings={},

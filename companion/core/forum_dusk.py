@@ -7,15 +7,13 @@ morning written into the game (docs/forum-rules-catalogue.md 3.2 steps
 from __future__ import annotations
 
 from .effects import Say
-from .forum_night import Morning, Night, Shot, resolve
+from .forum_morning import LONE_GUNS, Gun, Morning, Night, Shot
+from .forum_night import resolve
 from .forum_posts import last_post, owner_seats, team_choice
 from .forum_state import MEMBER_ROLE, MM_TEAMS, ForumState, lookup, phase_name, put, state
 from .rules_forum import ForumRules
 from .state import Game, Out, Seat
 from .step import Step
-
-#: the guns of lone roles, by role (amb.16); a team's gun is its Don's
-_LONE_GUNS = {"cop": "cop", "sniper": "sniper", "maniac": "maniac", "zombie": "zombie"}
 
 
 def announce(t: Step, cue: str, **args: int | str) -> None:
@@ -36,12 +34,20 @@ def _rules(game: Game) -> ForumRules:
     return rules
 
 
-def gun_alive(game: Game, gun: str) -> bool:
-    """roles.tin_woodman.9, amb.18: a taken gun leaves the Tin Man when its
-    owner (for a team's gun, the whole team) is out."""
-    return bool(owner_seats(game, gun)) and all(
-        game.seat(n).out is None for n in owner_seats(game, gun)
-    )
+def gun_alive(game: Game, gun: Gun) -> bool:
+    """roles.tin_woodman.9 «Если истинный владелец пушки (или мм сторона) днем
+    погибает, то пушка в руках ЖД уходит вместе с ним» (amb.18): a team's
+    gun while one of the team lives; a lone owner's unless he left the game
+    by day (his death the night the gun was taken changes nothing, P1)."""
+    if not gun.isdigit():
+        return bool(owner_seats(game, gun))
+    out = game.seat(int(gun)).out
+    return out is None or out.how == "killed"
+
+
+def gun_kind(game: Game, gun: Gun) -> str:
+    """The kind of shot a gun fires: a team's, or its lone owner's role's."""
+    return "team" if not gun.isdigit() else LONE_GUNS.get(game.seat(int(gun)).role, "")
 
 
 class _Dusk:
@@ -56,6 +62,7 @@ class _Dusk:
         self.skips = self.s.skips
         self.last = list(self.s.last_target)
         self.exploded: list[int] = []
+        self.autokilled: list[int] = []  # roles.vampire.2
         self.lost: list[int] = []  # roles lost to a skip (the Doctor: roles.doctor.5)
 
     def chosen(self, seat: Seat, action: str) -> int:
@@ -81,8 +88,10 @@ class _Dusk:
         clause = role.after_skips_clause or role.clause
         if role.after_skips == "lose_role":
             self.lost.append(seat.number)
-        elif role.after_skips in ("die", "autokill"):
+        elif role.after_skips == "die":
             self.exploded.append(seat.number)
+        elif role.after_skips == "autokill":
+            self.autokilled.append(seat.number)
         elif role.after_skips == "sanction":
             self.t.propose(seat.number, "mm_no_choice", clause)
 
@@ -101,12 +110,14 @@ class _Dusk:
             elif role.acts != "once":  # the block is optional until used
                 self.skipped(seat)
         held = [
-            (tm, gun) for tm, gun in s.guns if game.seat(tm).out is None and gun_alive(game, gun)
+            (tm, gun)
+            for tm, gun in s.guns
+            if game.seat(tm).out is None and gun_alive(game, gun) and gun_kind(game, gun)
         ]
         taken = {gun for _, gun in held}
         shots: list[Shot] = []
         for seat in self.alive:
-            kind = _LONE_GUNS.get(seat.role)
+            kind = LONE_GUNS.get(seat.role)
             if kind and seat.number in choices and str(seat.number) not in taken:
                 shots.append(Shot(kind, str(seat.number), seat.number, choices[seat.number]))
         hidden: dict[int, str] = {}
@@ -128,9 +139,10 @@ class _Dusk:
         for tin_man, gun in held:
             post = last_post(_fires(s, gun), tin_man, "fire")
             if post is not None and post[2]:
-                kind = "team" if not gun.isdigit() else _LONE_GUNS[game.seat(int(gun)).role]
                 team = gun if not gun.isdigit() else ""
-                shots.append(Shot(kind, gun, tin_man, post[2], borrowed=True, team=team))
+                shots.append(
+                    Shot(gun_kind(game, gun), gun, tin_man, post[2], borrowed=True, team=team)
+                )
         shots = self.block(shots, dons)
         holding: dict[int, tuple[str, ...]] = {}
         for tin_man, gun in held:
@@ -164,10 +176,12 @@ class _Dusk:
                 x.number for x in self.alive if x.role == "tin_woodman" and x.number not in holding
             ),
             holding=holding,
+            gun_kinds={gun: gun_kind(game, gun) for _, gun in held},
             was_pom=frozenset(s.was_pom),
             multi_child="multi_child" in s.options,
             cop_told=self.rules.cop_private_result,
             exploded=tuple(self.exploded),
+            autokilled=tuple(self.autokilled),
         )
 
     def block(self, shots: list[Shot], dons: frozenset[int]) -> list[Shot]:
@@ -179,17 +193,21 @@ class _Dusk:
                 continue
             self.t.set_state(block_used=(*state(self.t.game).block_used, tin_man.number))
             aimed = self.game.seat(target)
-            guns = {str(target)} if aimed.role in _LONE_GUNS else set()
+            guns = {str(target)} if aimed.role in LONE_GUNS else set()
             if target in dons:
                 guns.add(aimed.team)
+            # He hits a player who holds a gun tonight, fired or not (a gun
+            # he took himself is not the target's tonight): roles.tin_woodman.3-4
+            guns -= {gun for _, gun in state(self.t.game).guns}
             void = [x for x in shots if x.gun in guns and not x.borrowed]
-            tell(self.t, tin_man.number, "block_hit" if void else "block_missed", seat=target)
+            hit = bool(guns)
+            tell(self.t, tin_man.number, "block_hit" if hit else "block_missed", seat=target)
             self.t.record(
                 "block",
                 seat=tin_man.number,
                 target=target,
-                hit=int(bool(void)),
-                clause="roles.tin_woodman.3" if void else "roles.tin_woodman.4",
+                hit=int(hit),
+                clause="roles.tin_woodman.3" if hit else "roles.tin_woodman.4",
             )
             shots = [x for x in shots if x not in void]
         return shots
@@ -214,23 +232,38 @@ def read_night(t: Step) -> tuple[Night, Morning]:
 def write_morning(t: Step, night: Night, morning: Morning) -> None:
     """3.2 step 9: everything lands together."""
     game = t.game
-    for cue, args in morning.public:
+    # The notices in one fixed order, not the order the targets were
+    # resolved in, which follows the seats and would tell who sits where.
+    for cue, args in sorted(morning.public, key=_notice_order):
         announce(t, cue, **args)
-    for seat in morning.deaths:
-        t.update_seat(seat, out=Out("killed", game.day, 0))
-        t.record("out", seat=seat, how="killed", clause="night")
+    # By seat: no trace of who shot whom (3.5). The Vampire autokilled at
+    # night (roles.vampire.2) is announced as any night death: «автокилл»
+    # at night could only be his, and a dead player's role is not named.
+    for seat in sorted({*morning.deaths, *morning.autokilled}):
+        if seat in morning.autokilled:
+            t.update_seat(seat, out=Out("removed", game.day, 0))
+            t.record("out", seat=seat, how="removed", clause="roles.vampire.2")
+        else:
+            t.update_seat(seat, out=Out("killed", game.day, 0))
+            t.record("out", seat=seat, how="killed", clause="night")
         announce(t, "forum_killed", seat=seat)
-    if not morning.deaths:
+    if not morning.deaths and not morning.autokilled:
         announce(t, "night_no_deaths")
+    joined: list[str] = []
     for seat, (role, team) in morning.changes.items():
-        _change(t, seat, role, team)
+        if _change(t, seat, role, team, notify=False):
+            joined.append(team)
+    for team in dict.fromkeys(joined):  # each team told its members once
+        _tell_members(t, team)
+    if night.bite is not None:
+        _theft(t, night, morning)
     for to, cue, args in morning.private:
         tell(t, to, cue, **args)
     t.record("night_clauses", clauses=",".join(dict.fromkeys(morning.clauses)))
     vampire_done = (
         state(t.game).vampire_done
         or night.bite is not None
-        or any(game.seat(x).role == "vampire" for x in night.exploded)
+        or any(game.seat(x).role == "vampire" for x in night.autokilled)
     )
     t.set_state(
         guns=tuple(morning.taken),
@@ -239,16 +272,54 @@ def write_morning(t: Step, night: Night, morning: Morning) -> None:
     )
 
 
-def _change(t: Step, seat: int, role: str, team: str) -> None:
+#: the morning's notices in the order they are posted
+_NOTICES = (
+    "mourning", "doctor_lost_role", "cop_missed", "shooter_missed", "sniper_joined_mm",
+    "doctor_healed_healthy", "kamikaze_saved", "mm_found_child", "vampire_bit_child",
+)  # fmt: skip
+
+
+def _notice_order(notice: tuple[str, dict[str, int | str]]) -> tuple[int, str]:
+    cue, args = notice
+    rank = _NOTICES.index(cue) if cue in _NOTICES else len(_NOTICES)
+    return rank, ",".join(f"{k}={v}" for k, v in sorted(args.items()))
+
+
+def _theft(t: Step, night: Night, morning: Morning) -> None:
+    """amb.22 d: a stolen role keeps its counters (the Doctor's last patient,
+    skips used, the Tin Man's block)."""
+    assert night.bite is not None
+    vampire, bitten = night.bite
+    stolen = night.roles.get(bitten)
+    if morning.changes.get(vampire, ("", ""))[0] != stolen or stolen is None:
+        return
+    s = state(t.game)
+    last = [x for x in s.last_target if x[0] != vampire]
+    last += [(vampire, target, when) for seat, target, when in s.last_target if seat == bitten]
+    skips = put(s.skips, vampire, lookup(s.skips, bitten))
+    used = (*s.block_used, vampire) if bitten in s.block_used else s.block_used
+    t.set_state(last_target=tuple(last), skips=skips, block_used=used)
+
+
+def _tell_members(t: Step, team: str) -> None:
+    members = ",".join(str(x.number) for x in t.game.seats if x.out is None and x.team == team)
+    for member in members.split(",") if members else ():  # the team may be all dead (fm.8)
+        tell(t, int(member), "team_members", team=team, seats=members)
+
+
+def _change(t: Step, seat: int, role: str, team: str, notify: bool = True) -> bool:
+    """The seat's role and team change; True when it joined an MM team
+    (``notify``: its members are told at once)."""
     before = t.seat(seat)
     if (before.role, before.team) == (role, team):
-        return
+        return False
     t.update_seat(seat, role=role, team=team)
     t.record("role_changed", seat=seat, was=before.role, role=role, team=team)
     if team != before.team and team in MM_TEAMS:
-        members = ",".join(str(x.number) for x in t.game.seats if x.out is None and x.team == team)
-        for member in members.split(","):
-            tell(t, int(member), "team_members", team=team, seats=members)
+        if notify:
+            _tell_members(t, team)
+        return True
+    return False
 
 
 def successions(t: Step) -> None:

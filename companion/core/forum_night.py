@@ -4,81 +4,17 @@ docs/forum-rules-catalogue.md 3.1-3.2: every choice is judged against the
 state at the start of the night (P1, amb.2) and every effect lands
 together at its end; one outcome per target from all the actions aimed at
 it (P2). The «форс-мажоры» are per-target cases here, each with its
-clause. Pure: ``resolve`` reads a ``Night`` and returns a ``Morning``; the
-procedure (``forum``) writes it into the game.
+clause. Pure: ``resolve`` reads a ``Night`` and returns a ``Morning``
+(both in ``forum_morning``); ``forum_dusk`` reads the one from the
+cabinets and writes the other into the game.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from .forum_morning import KILLS, Gun, Morning, Night, Shot
 from .forum_state import MEMBER_ROLE, MM_TEAMS
 
-#: a gun's owner: a seat's number as text for a lone gun, a team id for a team's
-Gun = str
-
-
-@dataclass(frozen=True, slots=True)
-class Shot:
-    kind: str  # "cop", "team", "sniper", "maniac", "zombie"
-    gun: Gun  # whose gun fired (the owner, also when the Tin Man fires it)
-    by: int  # the seat that fired (the Tin Man for a taken gun; a team's poster)
-    target: int
-    borrowed: bool = False  # the Tin Man fired it (roles.tin_woodman.5)
-    team: str = ""  # for a team's gun: the team
-
-
-@dataclass(frozen=True, slots=True)
-class Night:
-    """The night as the host read the cabinets at the deadline."""
-
-    number: int
-    roles: dict[int, str]  # living seats' roles at the start of the night
-    teams: dict[int, str]
-    dons: frozenset[int]  # living seats with a Don's rules
-    shots: tuple[Shot, ...]  # after blocks and taken guns
-    heal: int = 0
-    hidden: dict[int, str] = field(default_factory=dict)  # member -> team (basement)
-    marks: dict[int, int] = field(default_factory=dict)  # Kamikaze -> victim
-    bite: tuple[int, int] | None = None  # (Vampire, bitten) on his night
-    #: Tin Men holding no gun tonight: shots at them fail and are taken
-    invulnerable: frozenset[int] = frozenset()
-    #: Tin Man -> the guns he holds tonight (he is as vulnerable as their owners)
-    holding: dict[int, tuple[Gun, ...]] = field(default_factory=dict)
-    was_pom: frozenset[int] = frozenset()
-    multi_child: bool = False
-    #: the Cop is told «мирный» when his shot meets a civilian (amb.8's option)
-    cop_told: bool = False
-    #: seats dying before any shot: a Kamikaze's second skip, a Vampire with no bite
-    exploded: tuple[int, ...] = ()
-
-
-@dataclass(slots=True)
-class Morning:
-    deaths: list[int] = field(default_factory=list)
-    #: seat -> (role, team) it ends the night with
-    changes: dict[int, tuple[str, str]] = field(default_factory=dict)
-    public: list[tuple[str, dict[str, int | str]]] = field(default_factory=list)
-    private: list[tuple[int, str, dict[str, int | str]]] = field(default_factory=list)
-    #: (Tin Man, gun) taken for the next night
-    taken: list[tuple[int, Gun]] = field(default_factory=list)
-    #: Bomzh -> the gun that owns his vote on the coming day
-    tramp_owner: dict[int, Gun] = field(default_factory=dict)
-    #: the clauses the night's outcome rests on, in order (the protocol)
-    clauses: list[str] = field(default_factory=list)
-
-    def say(self, cue: str, clause: str, **args: int | str) -> None:
-        if (cue, args) not in self.public:
-            self.public.append((cue, args))
-        self.clauses.append(clause)
-
-    def tell(self, to: int, cue: str, **args: int | str) -> None:
-        self.private.append((to, cue, args))
-
-    def die(self, seat: int, clause: str) -> None:
-        if seat not in self.deaths:
-            self.deaths.append(seat)
-            self.clauses.append(clause)
+__all__ = ["Gun", "Morning", "Night", "Shot", "resolve"]
 
 
 class _Resolver:
@@ -88,14 +24,29 @@ class _Resolver:
         cop_shots = [s for s in night.shots if s.kind == "cop"]
         #: seats the Cop's bullet reached: civilians it protects from MM shots (fm.2)
         self.cop_hit = {s.target for s in cop_shots}
+        #: plain МЖ bitten by the Zombie's gun, joining at the end of the night
+        self.recruits: dict[int, Shot] = {}
 
     # --- what a seat is, at the start of the night ------------------------
     def role(self, seat: int) -> str:
         return self.n.roles.get(seat, "")
 
+    def side(self, seat: int) -> str:
+        """The seat's side for tonight's bullets: a Tin Man holding a
+        team's, the Maniac's or the Zombie's gun is as vulnerable as its
+        owner (roles.tin_woodman.8 «уязвим для пуль, точно также, как и
+        истинный владелец», amb.53 a)."""
+        for gun in self.n.holding.get(seat, ()):
+            kind = self.n.gun_kinds.get(gun, "")
+            if kind == "team":
+                return gun
+            if kind in ("maniac", "zombie"):
+                return kind
+        return self.n.teams.get(seat, "")
+
     def is_mm(self, seat: int) -> bool:
         """An MM member (either team, converts too) or the lone Maniac (roles.cop.3)."""
-        return self.n.teams.get(seat) in (*MM_TEAMS, "maniac")
+        return self.side(seat) in (*MM_TEAMS, "maniac")
 
     def is_cop(self, seat: int) -> bool:
         return self.role(seat) == "cop"
@@ -119,10 +70,11 @@ class _Resolver:
 
     # --- the night -----------------------------------------------------------
     def resolve(self) -> Morning:
-        for seat in self.n.exploded:
-            self.m.die(
-                seat, "roles.kamikaze.4" if self.role(seat) == "kamikaze" else "roles.vampire.2"
-            )
+        for seat in self.n.autokilled:  # roles.vampire.2 «Пропуск хода - Автокилл»
+            self.m.autokilled.append(seat)
+            self.m.clauses.append("roles.vampire.2")
+        for seat in self.n.exploded:  # roles.kamikaze.4 «"взрывается" в одиночку»
+            self.m.die(seat, "roles.kamikaze.4")
         by_target: dict[int, list[Shot]] = {}
         for shot in self.n.shots:
             if shot.target in self.n.roles:
@@ -130,6 +82,7 @@ class _Resolver:
         for target, shots in by_target.items():
             self.target(target, shots)
         self.kamikazes()
+        self.recruit()
         self.vampire()
         return self.m
 
@@ -150,7 +103,7 @@ class _Resolver:
                 m.clauses.append("roles.tin_woodman.6")  # not his own team or owner
                 continue
             if shot.kind == "cop":
-                if self.is_mm(target) or n.teams.get(target) == "zombie":
+                if self.is_mm(target) or self.side(target) == "zombie":
                     lethal.append(shot)  # roles.cop.3
                 else:
                     self.cop_checked(shot, target)
@@ -170,7 +123,7 @@ class _Resolver:
 
     def owns(self, shot: Shot, target: int) -> bool:
         if shot.team:
-            return n_team(self.n, target) == shot.team
+            return self.n.teams.get(target, "") == shot.team
         return shot.gun == str(target)
 
     def cop_checked(self, shot: Shot, target: int) -> None:
@@ -212,13 +165,24 @@ class _Resolver:
                 m.tell(shot.by, "found_cop" if self.is_cop(target) else "found_don", seat=target)
             return
         if self.role(target) == "civilian" and self.n.teams.get(target) == "civilians":
-            m.changes[target] = ("zombie_member", "zombie")  # roles.zombie.5, fm.11
+            self.recruits[target] = shot  # roles.zombie.5, fm.11: see recruit()
+            return
+        lethal.append(shot)  # roles.zombie.6
+
+    def recruit(self) -> None:
+        """roles.zombie.5 «Если попадёт в мж - тот переходит к нему в
+        команду», fm.11 «МЖ переходит в ЛС к Зомби», fm.11.2 «ЖД будет
+        знать, кто новый зомби»; amb.30 c: a recruit killed the same night
+        is dead, not recruited."""
+        m = self.m
+        for target, shot in self.recruits.items():
+            if target in m.deaths:
+                continue
+            m.changes[target] = ("zombie_member", "zombie")
             m.clauses.append("fm.11" if shot.borrowed else "roles.zombie.5")
             m.tell(target, "joined_team", team="zombie")
             if shot.borrowed:
                 m.tell(shot.by, "new_member", seat=target, team="zombie")
-            return
-        lethal.append(shot)  # roles.zombie.6
 
     def maniac(self, shot: Shot, target: int, shots: list[Shot], lethal: list[Shot]) -> None:
         if self.is_cop(target):
@@ -305,7 +269,7 @@ class _Resolver:
             elif self.immune_holding(target, shot):
                 m.clauses.append("amb.53")
             else:
-                m.die(target, _KILLS[shot.kind])
+                m.die(target, KILLS[shot.kind])
         if saved and role == "kamikaze" and target not in m.deaths:
             m.say("kamikaze_saved", "roles.kamikaze.11")
 
@@ -316,7 +280,7 @@ class _Resolver:
             target in self.cop_hit
             and shot.kind in ("team", "maniac")
             and not self.is_mm(target)
-            and self.n.teams.get(target) != "zombie"
+            and self.side(target) != "zombie"
         )
 
     def immune_holding(self, target: int, shot: Shot) -> bool:
@@ -324,7 +288,7 @@ class _Resolver:
         guns = self.n.holding.get(target, ())
         if not guns:
             return False
-        kinds = {_gun_kind(self.n, gun) for gun in guns}
+        kinds = {self.n.gun_kinds.get(gun, "") for gun in guns}
         if "cop" in kinds and shot.kind in ("sniper", "zombie", "maniac"):
             return True
         return "team" in kinds and shot.kind == "sniper"
@@ -372,28 +336,23 @@ class _Resolver:
             m.clauses.append("roles.vampire.3")
             m.tell(bitten, "lost_role")  # roles.vampire.7: not by whom
             m.tell(vampire, "your_role", role=role)
+            if role in _COPS:
+                self.cops_chat(vampire, bitten)
+
+    def cops_chat(self, vampire: int, bitten: int) -> None:
+        """roles.vampire.6 «укушенный исключается из копской, а вместо него
+        добавляется Вампир»: the Копская is told its members anew."""
+        cops = sorted(
+            {seat for seat, role in self.n.roles.items() if role in _COPS} - {bitten} | {vampire}
+        )
+        if len(cops) > 1:
+            for seat in cops:
+                self.m.tell(seat, "cops", seats=",".join(str(x) for x in cops))
+            self.m.clauses.append("roles.vampire.6")
 
 
-#: the clause a death by each gun rests on
-_KILLS = {
-    "cop": "roles.cop.3",
-    "team": "roles.mafia.4",
-    "sniper": "roles.sniper.3",
-    "maniac": "roles.maniac.4",
-    "zombie": "roles.zombie.6",
-}
-
-
-def n_team(night: Night, seat: int) -> str:
-    return night.teams.get(seat, "")
-
-
-def _gun_kind(night: Night, gun: Gun) -> str:
-    if not gun.isdigit():
-        return "team"
-    return {"cop": "cop", "sniper": "sniper", "maniac": "maniac", "zombie": "zombie"}.get(
-        night.roles.get(int(gun), ""), "cop"
-    )
+#: the Копская's roles (roles.cop_assistant.2)
+_COPS = ("cop", "cop_assistant")
 
 
 def resolve(night: Night) -> Morning:

@@ -40,7 +40,7 @@ def decide(game: Game) -> Result | None:
     if len(factions) == 1:
         (team,) = factions
         clause = {
-            "civilians": "end.two.1",
+            "civilians": "end.three.1" if _three_sided(game) else "end.two.1",
             "mafia": "end.three.2",
             "maniacs": "end.three.3",
             "zombie": "roles.zombie.9",
@@ -52,6 +52,11 @@ def decide(game: Game) -> Result | None:
         if other.role not in ("cop", "don"):
             return result_for(game, ("maniac",), "last_two", "end.two.4")  # amb.38
     return None
+
+
+def _three_sided(game: Game) -> bool:
+    """The маны were dealt (sides.4); else the two-sided game (sides.2-3)."""
+    return any(seat.team == "maniacs" for seat in game.seats)
 
 
 def morning(game: Game) -> Result | None:
@@ -70,13 +75,15 @@ def morning(game: Game) -> Result | None:
         return result_for(game, (member.team,), "final", "end.final.4")
     if other.role in ("lawyer", "bouncer"):
         target, when = last_target(s, other.number)
-        yesterday = when == game.day - 1
+        # checked the morning after night N, before day N+1 opens: the
+        # previous day of the coming vote is day N, the game's day still
+        yesterday = when == game.day
         if other.role == "lawyer" and yesterday and target == other.number:
             return None  # end.final.2: he protected himself yesterday
         if other.role == "bouncer" and yesterday and target == member.number:
             return None  # amb.39: not the same target two days running
         return result_for(game, ("civilians",), "final", "end.final.1")
-    if other.role in ("cop", "sniper") and _has_basement(game, member.team):
+    if other.role in ("cop", "sniper", "maniac") and _has_basement(game, member.team):
         return result_for(game, (member.team,), "final", "end.final.3")  # amb.37
     return None
 

@@ -54,11 +54,10 @@ def _check(game: Game, s: ForumState, seat: Seat, event: ForumChoiceMade) -> Non
     action, target = event.action, event.target
     aimed = living_seat(game, target, "target")
     role = forum_role(game, seat)
-    if action == "order":
-        owner = _tramp_owner_of(game, s, target)
-        require(
-            owner is not None, f"seat {target} is not a Bomzh whose vote seat {seat.number} holds"
-        )
+    if action == "order":  # roles.tramp.4: whom the Bomzh votes for
+        tramps = [b for b, owner in s.tramp_owner if seat.number in owner_seats(game, owner)]
+        require(bool(tramps), f"seat {seat.number} holds no Bomzh's vote (roles.tramp.3)")
+        require(target not in tramps, "the Bomzh may not be ordered to vote for himself (amb.29 f)")
         return
     if action == "hide":
         require(seat.team in MM_TEAMS, "only an MM team hides a member in its basement")
@@ -91,21 +90,22 @@ def _check(game: Game, s: ForumState, seat: Seat, event: ForumChoiceMade) -> Non
         now = game.day
         require(
             not (last == target and when == now - 1),
-            f"seat {seat.number} chose seat {target} last time: not twice running ({role.clause})",
+            f"seat {seat.number} chose seat {target} last time: not twice running"
+            f" ({_NOT_TWICE.get(seat.role, 'amb.6')})",
         )
 
 
-def _tramp_owner_of(game: Game, s: ForumState, tramp: int) -> str | None:
-    for bomzh, owner in s.tramp_owner:
-        if bomzh == tramp:
-            return owner
-    return None
+#: the clause of each role's «через 1 игровой день» (amb.6)
+_NOT_TWICE = {"doctor": "roles.doctor.3", "lawyer": "roles.lawyer.4", "bouncer": "roles.bouncer.5"}
 
 
 def owner_seats(game: Game, owner: str) -> list[int]:
-    """The seats that speak for a gun's owner: the seat, or a team's living members."""
+    """The living seats that speak for a gun's owner: the seat, or a team's
+    living members. A seat out of the game speaks for nothing: its order
+    posted before it left does not stand (a dead player has no move;
+    roles.tramp.4 gives the order to the shooter in the game)."""
     if owner.isdigit():
-        return [int(owner)]
+        return [int(owner)] if game.seat(int(owner)).out is None else []
     return [x.number for x in game.seats if x.out is None and x.team == owner]
 
 

@@ -257,8 +257,15 @@ class Ruleset:
                 return offence
         raise KeyError(key)
 
-    def deal_for(self, seats: int) -> tuple[tuple[str, int], ...] | None:
-        for count, deal in self.deals:
+    def deal_for(
+        self, seats: int, options: tuple[str, ...] = ()
+    ) -> tuple[tuple[str, int], ...] | None:
+        """The deal for a table of ``seats``; the forum game's two-sided one
+        when the setup's options ask for it (balance.1)."""
+        deals = self.deals
+        if "two_sided" in options and self.forum is not None:
+            deals = self.forum.two_sided_deals
+        for count, deal in deals:
             if count == seats:
                 return deal
         return None

@@ -8,6 +8,11 @@ record against this module (``check_said``, ``check_told``,
 ``check_record``), so the vocabulary cannot drift from the engine without a
 test failing, and a shell never has to read the engine's source to learn it.
 
+The forum game adds its private notes (:data:`NOTES`): a ``private``
+record or host message names a note and carries its arguments, as a
+``public`` record carries a cue's. :data:`OWN_CUES` says which cues only one
+procedure of play says, so a voice renders ahead what its game can need.
+
 Each argument or field is a (name, kind) pair; :data:`KINDS` says what a
 value of each kind looks like. Standard library only, like the rest of the
 core; nothing here imports the engine.
@@ -24,6 +29,8 @@ from typing import Literal
 __all__ = [
     "CUES",
     "KINDS",
+    "NOTES",
+    "OWN_CUES",
     "RECORDS",
     "RULESET_CUES",
     "TELLS",
@@ -35,12 +42,13 @@ __all__ = [
     "check_said",
     "check_told",
     "names",
+    "procedure_cues",
     "ruleset_cues",
 ]
 
 Kind = Literal[
     "seat", "maybe_seat", "seats", "seat_list", "int", "number", "bool", "word", "words", "team",
-    "text",
+    "tally", "text",
 ]  # fmt: skip
 Args = tuple[tuple[str, Kind], ...]
 
@@ -58,12 +66,50 @@ KINDS: dict[Kind, str] = {
     "word": "an id: one word without spaces or commas (a unit, a reason, a role)",
     "words": "ids, comma-separated, maybe none (teams of a result, roles dealt)",
     "team": 'team ids, comma-separated, at least one ("civilians")',
+    "tally": 'seat:votes, comma-separated, most votes first ("5:4,3:2"); "-" for no votes',
     "text": "any text, maybe empty (the host's reason, timers left)",
 }
 
 _SEAT: tuple[str, Kind] = ("seat", "seat")
 _SECONDS: tuple[str, Kind] = ("seconds", "int")
 _VOTES: tuple[str, Kind] = ("votes", "int")
+
+#: The forum game's cues (core/forum*.py): its public announcements, the
+#: results posts' words (docs/forum-rules-catalogue.md 3.5, 4.2), and the
+#: warning before a deadline.
+_FORUM_CUES: dict[str, Args] = {
+    # basements: yes / no (roles.mafia.10); child: plain / multi (roles.mafia_child.8)
+    "forum_balance": (("basements", "word"), ("child", "word")),
+    "forum_day": (("day", "int"),),
+    "forum_night": (("day", "int"),),  # the night after game day `day`
+    "vote_tally": (("tally", "tally"),),
+    "lawyer_protected": (_SEAT,),
+    "bouncer_annulled": (_SEAT,),
+    "lawyer_skipped": (),
+    "bouncer_skipped": (),
+    "lawyer_lost_role": (),
+    "bouncer_lost_role": (),
+    "doctor_lost_role": (),
+    "forum_voted_out": (_SEAT,),
+    "nobody_voted_out": (),
+    "autokill": (_SEAT,),
+    "child_killed": (_SEAT,),  # the ДМ voted out (roles.mafia_child.11)
+    "forum_killed": (_SEAT,),
+    "night_no_deaths": (),
+    "cop_missed": (),
+    # shooter: sniper / maniac / kamikaze, whose target was in a basement (roles.mafia.7)
+    "shooter_missed": (("shooter", "word"),),
+    "sniper_joined_mm": (),
+    "doctor_healed_healthy": (),
+    "kamikaze_saved": (),
+    "vampire_bit_child": (),
+    "mm_found_child": (),
+    "mourning": (),
+    # name: day_choices / vote / night; at: its new first refused moment
+    "deadline_moved": (("name", "word"), ("at", "text")),
+    # the warning before a deadline (DeadlineNear; SetDeadline.warn_minutes)
+    "deadline_soon": (("name", "word"), ("minutes", "int")),
+}
 
 #: Every cue the engine says (the runtime says none of its own), with its
 #: arguments in the order the engine gives them.
@@ -107,6 +153,27 @@ CUES: dict[str, Args] = {
     "time_added": (_SECONDS,),  # negative when the host took time away
     "paused": (),
     "resumed": (),
+    **_FORUM_CUES,
+}
+
+#: The cues only one procedure of play says (``Ruleset.procedure``). A cue
+#: of :data:`CUES` named by none is every procedure's: discipline (what it
+#: says follows the ruleset's offences and ladder), the result, the host's
+#: controls. A voice renders ahead only what a game of its ruleset can say
+#: (voice/phrases.py ``needed_cues``); tests/test_vocabulary.py holds each
+#: game to its procedure's cues.
+OWN_CUES: dict[str, frozenset[str]] = {
+    "sports_table": frozenset(
+        {
+            *("night_falls", "city_wakes", "miss", "speech_start", "last_word_start"),
+            *("tie_speech_start", "time_warning", "time_up", "speech_lost"),
+            *("nomination_accepted", "voting_begins", "vote_question", "thanks"),
+            *("votes_accepted", "rest_votes", "tie", "revote_begins", "all_leave_question"),
+            *("all_leave_accepted", "all_leave_rejected", "voted_out", "no_nominees"),
+            "single_nominee_no_vote",
+        }
+    ),
+    "forum": frozenset(_FORUM_CUES),
 }
 
 #: Cues a ruleset names, by where it names them: a night step's ``cue`` and
@@ -121,6 +188,37 @@ TELLS: dict[str, Args] = {
     "best_move": (_SEAT, ("black", "int")),
     # a flag the ruleset names no offence for; seat 0: the microphones could not tell
     "speech_flagged": (("kind", "word"), ("seat", "maybe_seat")),
+    # the forum game: a private note for the host to pass to seat `to`; its
+    # other arguments are the note's (NOTES[cue])
+    "private": (("to", "seat"), ("cue", "word")),
+    # post: the action or "vote" posted after its deadline (it counts for nothing)
+    "late": (_SEAT, ("post", "word")),
+    "second_vote": (_SEAT,),  # vote.2: a second post; the first stands
+    "parity": (("team", "team"),),  # end.two.3: the host decides whether the Mafia has won
+}
+
+#: The forum game's private notes (``private`` records and host messages),
+#: each with its arguments (docs/forum-rules-catalogue.md 3.5, "Private
+#: messages"). Not spoken: the host passes them on.
+NOTES: dict[str, Args] = {
+    "your_role": (("role", "word"),),  # the ДМ is told "civilian" (roles.mafia_child.4-5)
+    "team_members": (("team", "word"), ("seats", "seats")),
+    "cops": (("seats", "seats"),),  # the Cop and the Pom (roles.cop_assistant.2)
+    "now_cop": (),
+    "now_head": (),  # the new head Zombie (roles.zombie.8)
+    "joined_team": (("team", "word"),),
+    "joined_cops": (),  # the multi-functional ДМ (roles.mafia_child.7)
+    "lost_role": (),  # bitten by the Vampire (roles.vampire.7)
+    "found_cop": (_SEAT,),
+    "found_don": (_SEAT,),
+    "new_member": (_SEAT, ("team", "word")),
+    # gun: its owner, a seat's number or a team id (roles.tin_woodman.5)
+    "gun_taken": (("gun", "word"),),
+    "block_hit": (_SEAT,),
+    "block_missed": (_SEAT,),
+    "tramp_is": (_SEAT,),
+    "tramp_order": (_SEAT,),  # the Bomzh votes for `seat` (roles.tramp.4)
+    "cop_checked": (_SEAT,),  # amb.8's option: the Cop's shot met a civilian
 }
 
 
@@ -135,8 +233,11 @@ class Fields:
 
 #: Every kind of protocol record (``Step.record``) with its fields.
 RECORDS: dict[str, Fields] = {
-    # roles: the dealt role ids in seat order
-    "setup": Fields((("ruleset", "text"), ("seats", "int"), ("roles", "words"), ("seed", "int"))),
+    # roles: the dealt role ids in seat order; options: the forum game's, when given
+    "setup": Fields(
+        (("ruleset", "text"), ("seats", "int"), ("roles", "words"), ("seed", "int")),
+        (("options", "words"),),
+    ),
     "night": Fields((("number", "int"),)),
     "day": Fields((("number", "int"),)),
     "night_choice": Fields((("step", "word"), _SEAT, ("target", "seat"))),
@@ -178,6 +279,27 @@ RECORDS: dict[str, Fields] = {
     "paused": Fields((("left", "text"),)),
     "resumed": Fields(()),
     "time_added": Fields((("seconds", "number"), ("left", "number"))),
+    # -- the forum game
+    # a public announcement; its other fields are the cue's arguments (CUES)
+    "public": Fields((("phase", "word"), ("cue", "word"))),
+    # a private note to seat `to`; its other fields are the note's (NOTES)
+    "private": Fields((("to", "seat"), ("cue", "word"))),
+    # target 0: the choice withdrawn; gun: the Tin Man's taken gun ("" for none)
+    "choice": Fields((_SEAT, ("action", "word"), ("target", "maybe_seat"), ("gun", "text"))),
+    # target 0: a post naming nobody (amb.36); edit: 1 when the one post was edited
+    "vote": Fields((_SEAT, ("target", "maybe_seat"), ("edit", "int"))),
+    "late": Fields(
+        (_SEAT, ("post", "word"), ("at", "text"), ("deadline", "text"), ("clause", "text"))
+    ),
+    "second_vote": Fields((_SEAT, ("target", "maybe_seat"), ("clause", "text"))),
+    "skip": Fields((_SEAT, ("skips", "int"), ("clause", "text"))),
+    "deadline": Fields((("name", "word"),)),
+    "lost_move": Fields((_SEAT, ("clause", "text"))),
+    # seat: the Tin Man; hit: 1 when the block voided a gun
+    "block": Fields((_SEAT, ("target", "seat"), ("hit", "int"), ("clause", "text"))),
+    "night_clauses": Fields((("clauses", "words"),)),  # what the night's outcome rests on
+    "role_changed": Fields((_SEAT, ("was", "word"), ("role", "word"), ("team", "word"))),
+    "win_declared": Fields((("teams", "team"),)),
 }
 
 #: Record kinds the protocol does not show, each with the reason. Every
@@ -185,9 +307,23 @@ RECORDS: dict[str, Fields] = {
 UNSHOWN_RECORDS: dict[str, str] = {}
 
 
+#: Record kinds and host messages that carry a cue: their fields beside
+#: the declared ones are the arguments of the cue they name, declared in
+#: :data:`CUES` (a public announcement) or :data:`NOTES` (a private note).
+_CARRIED_RECORDS: dict[str, Mapping[str, Args]] = {"public": CUES, "private": NOTES}
+_CARRIED_TELLS: dict[str, Mapping[str, Args]] = {"private": NOTES}
+
+
 def names(args: Args) -> tuple[str, ...]:
     """The argument names alone, in order."""
     return tuple(name for name, _ in args)
+
+
+def procedure_cues(procedure: str) -> dict[str, Args]:
+    """The engine's cues a game of `procedure` can say, with their arguments:
+    its own and every procedure's (:data:`OWN_CUES`)."""
+    others = set().union(*(own for name, own in OWN_CUES.items() if name != procedure))
+    return {cue: args for cue, args in CUES.items() if cue not in others}
 
 
 def ruleset_cues(night: Iterable[str] = (), exempt: Iterable[str] = ()) -> dict[str, Args]:
@@ -222,7 +358,12 @@ def check_told(
     declared = TELLS.get(what)
     if declared is None:
         return f"host message {what!r} is not in the vocabulary"
-    return _check(f"host message {what!r}", "argument", declared, (), args, table)
+    where = f"host message {what!r}"
+    given = tuple(args)
+    carried = _carried(where, _CARRIED_TELLS.get(what), given)
+    if isinstance(carried, str):
+        return carried
+    return _check(where, "argument", declared + carried, (), given, table)
 
 
 def check_record(
@@ -232,7 +373,27 @@ def check_record(
     fields = RECORDS.get(kind)
     if fields is None:
         return f"record {kind!r} is not in the vocabulary"
-    return _check(f"record {kind!r}", "field", fields.required, fields.optional, data, table)
+    where = f"record {kind!r}"
+    given = tuple(data)
+    carried = _carried(where, _CARRIED_RECORDS.get(kind), given)
+    if isinstance(carried, str):
+        return carried
+    return _check(where, "field", fields.required + carried, fields.optional, given, table)
+
+
+def _carried(
+    where: str, cues: Mapping[str, Args] | None, given: Sequence[tuple[str, object]]
+) -> Args | str:
+    """The arguments of the cue a carrier names (none when `where` carries
+    no cue), or what is wrong with the cue."""
+    if cues is None:
+        return ()
+    cue = dict(given).get("cue")
+    if not isinstance(cue, str):
+        return ()  # the check of the carrier's own fields says so
+    if cue not in cues:
+        return f"{where}: cue {cue!r} is not in the vocabulary"
+    return cues[cue]
 
 
 def _check(
@@ -289,7 +450,28 @@ def _fits(value: object, kind: Kind, table: int | None) -> bool:
             return False
         items = value.split(",") if value else []
         return all(_WORD.match(i) for i in items) and (kind == "words" or bool(items))
+    if kind == "tally":
+        return _is_tally(value, table)
     return isinstance(value, str)  # text
+
+
+_PAIR = re.compile(r"(\d{1,9}):(\d{1,9})\Z")
+
+
+def _is_tally(value: object, table: int | None) -> bool:
+    if value == "-":
+        return True
+    pairs = [_PAIR.match(item) for item in value.split(",")] if isinstance(value, str) else []
+    if not pairs or not all(pairs):
+        return False
+    seats = [int(p.group(1)) for p in pairs if p]
+    votes = [int(p.group(2)) for p in pairs if p]
+    return (
+        all(_fits(s, "seat", table) for s in seats)
+        and _distinct(seats)
+        and all(v > 0 for v in votes)
+        and votes == sorted(votes, reverse=True)
+    )
 
 
 def _is_int(value: object) -> bool:

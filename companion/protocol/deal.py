@@ -68,10 +68,11 @@ def mixed_seed(host_seed: int, players: str) -> int:
     return int(hashlib.sha256(text.encode("utf-8")).hexdigest()[:16], 16) % SEED_LIMIT
 
 
-def laid_out(rules: Ruleset, seats: int) -> list[str] | None:
+def laid_out(rules: Ruleset, seats: int, options: tuple[str, ...] = ()) -> list[str] | None:
     """The ruleset's deal for ``seats`` role by role, before the shuffle (the
-    engine's order: companion/core/engine.py ``new_game``); None without one."""
-    deal = rules.deal_for(seats)
+    engine's order: companion/core/engine.py ``new_game``); None without one.
+    ``options``: the forum game's (``two_sided`` picks its other deal)."""
+    deal = rules.deal_for(seats, options)
     if deal is None:
         return None
     return [role for role, count in deal for _ in range(count)]

@@ -86,6 +86,8 @@ def to_json(protocol: Protocol) -> dict[str, Any]:
                 ],
                 "rating_penalty": s.rating_penalty,
                 "excluded": s.excluded,
+                # the forum game: the role dealt, when the game changed it
+                **({"dealt_role": s.dealt_role} if s.dealt_role else {}),
             }
             for s in protocol.seats
         ],
@@ -242,7 +244,10 @@ def verify_file(
     for index, seat in enumerate(seats):
         if not isinstance(seat, dict) or not isinstance(seat.get("role"), str):
             raise ProtocolFileError(f"{path}: 'seats[{index}].role': missing or not text")
-        roles.append(seat["role"])
+        dealt = seat.get("dealt_role", seat["role"])  # a forum role changed since the deal
+        if not isinstance(dealt, str):
+            raise ProtocolFileError(f"{path}: 'seats[{index}].dealt_role': not text")
+        roles.append(dealt)
     if _key(path, deal, "dealt", bool, "deal.") is not True:
         return fair.Verdict(
             False, "the host gave the roles at setup (from the cards)", checked=False
@@ -267,7 +272,9 @@ def verify_file(
         note = f" (ruleset {ruleset!r} is not here: checked against the protocol's deal.order)"
     else:
         want = fair.laid_out(rules, len(roles))
-        if want != order:
+        # the forum game's two-sided deal is the other deal a table may use
+        other = fair.laid_out(rules, len(roles), ("two_sided",))
+        if want != order and (other is None or other != order):
             return fair.Verdict(
                 False,
                 f"deal.order is not ruleset {ruleset!r}'s deal for {len(roles)} seats "

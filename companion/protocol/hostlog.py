@@ -1,6 +1,7 @@
 """What only the host sees, as text lines: check answers, dealt roles,
-proposed offences, inputs that did nothing. Until the console exists this is
-how a live run shows them."""
+proposed offences, inputs that did nothing; in the forum game the private
+notes to pass on (``forum_text``), late and second posts, parity. Until the
+console exists this is how a live run shows them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 from typing import TextIO
 
 from ..core.effects import Effect, Ignored, ProposeOffence, TellHost
+from .forum_text import WORDS, note_text
 from .report import flag_fields
 
 _RU = {
@@ -15,12 +17,22 @@ _RU = {
     "check": "Проверка: игрок {seat} → игрок {target}: {answer}",
     "best_move": "Лучший ход игрока {seat}: чёрных {black}",
     "speech_flagged": "Микрофон: {kind} (место {seat}); правила не называют нарушения",
+    # the forum game; a private note's words: forum_text.NOTES
+    "private": "Лично игроку {to}: {cue}",
+    "late": "Игрок {seat}: {post} после срока — не засчитано",
+    "second_vote": "Игрок {seat}: второй пост в голосовании — не засчитан, в силе первый",
+    "parity": "Паритет: {team} — решите, объявлять ли победу (end.two.3)",
 }
 _EN = {
     "role": "Seat {seat}: role {role}",
     "check": "Check: seat {seat} → seat {target}: {answer}",
     "best_move": "Best move of seat {seat}: {black} black",
     "speech_flagged": "Microphone: {kind} (seat {seat}); the rules name no offence",
+    # the forum game; a private note's words: forum_text.NOTES
+    "private": "Privately to seat {to}: {cue}",
+    "late": "Seat {seat}: {post} after the deadline, not counted",
+    "second_vote": "Seat {seat}: a second post in the vote, not counted; the first stands",
+    "parity": "Parity: {team}; decide whether to declare the win (end.two.3)",
 }
 
 
@@ -44,6 +56,12 @@ class HostLog:
             args = dict(effect.args)
             if effect.what == "speech_flagged":
                 args["kind"], args["seat"] = flag_fields(args["kind"], args["seat"], self.lang)
+            elif effect.what == "private":
+                cue = str(args.pop("cue"))
+                to = args.pop("to")
+                args = {"to": to, "cue": note_text(cue, args, self.lang)}
+            elif effect.what == "late":
+                args["post"] = WORDS[self.lang].get(str(args["post"]), args["post"])
             return template.format(**args) if template else f"{effect.what} {args}"
         if isinstance(effect, ProposeOffence):
             if self.lang == "ru":

@@ -14,6 +14,7 @@ from typing import Literal
 
 from ..core.state import Game, Record
 from . import deal as fair
+from .forum_text import forum_fields
 from .report import _TEMPLATES, _offence_text, records
 
 Period = Literal["setup", "night", "day"]
@@ -46,6 +47,9 @@ class SeatLine:
     offences: tuple[SeatOffence, ...]  # every offence still standing, in order
     rating_penalty: int
     excluded: bool
+    #: the role dealt, when the game changed it (the forum game's converts,
+    #: thefts and demotions); "" when it is ``role``
+    dealt_role: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,16 @@ class Protocol:
         return self.seats[seat - 1].name
 
 
+def _dealt_roles(game: Game) -> list[str]:
+    """Each seat's role at the deal (the setup record's)."""
+    for record in records(game):
+        if record.kind == "setup":
+            roles = str(dict(record.data)["roles"]).split(",")
+            if len(roles) == len(game.seats):
+                return roles
+    return [seat.role for seat in game.seats]
+
+
 def build(
     game: Game,
     *,
@@ -123,6 +137,7 @@ def build(
     english = lang == "en"
     role_names = {role.id: role.id if english else role.name for role in rules.roles}
     team_names = {team.id: team.id if english else team.name for team in rules.teams}
+    dealt_roles = _dealt_roles(game)
     seats = tuple(
         SeatLine(
             seat=seat.number,
@@ -137,11 +152,15 @@ def build(
             offences=tuple(_seat_offence(game, key, lang) for key in seat.offences),
             rating_penalty=seat.rating_penalty,
             excluded=seat.excluded,
+            dealt_role=""
+            if dealt_roles[seat.number - 1] == seat.role
+            else dealt_roles[seat.number - 1],
         )
         for seat in game.seats
     )
     entries = tuple(_entries(game, lang))
-    order = fair.laid_out(rules, len(game.seats)) or []
+    options = getattr(game.procedure_state, "options", ())  # the forum game's deal options
+    order = fair.laid_out(rules, len(game.seats), options) or []
     committed = game.seed
     if players is not None:
         if host_seed is None or fair.mixed_seed(host_seed, players) != game.seed:
@@ -237,6 +256,7 @@ def describe(game: Game, record: Record, lang: str) -> str:
     step_names = {step.id: step.name for step in (*rules.night0, *rules.night)}
     data = dict(record.data)
     kind = record.kind
+    forum_fields(kind, data, lang, rules)
     if kind == "out":
         data["how"] = words.get(str(data["how"]), data["how"])
     elif kind == "check":

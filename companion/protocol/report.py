@@ -10,6 +10,7 @@ from typing import Any
 from ..core import views
 from ..core.state import Game, Record
 from ..core.table_state import table_or_blank
+from .forum_text import forum_fields
 
 
 def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
@@ -142,6 +143,20 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "day_prefix": "день",
         "nobody": "никто",
         "ignored": "Вводы без последствий: {count} (строки сценария: {lines})",
+        # the forum game (the fields in words: forum_text.forum_fields)
+        "public": "Объявлено: {cue}",
+        "private": "Лично игроку {to}: {cue}",
+        "choice": "Ход игрока {seat}: {action} → {target}",
+        "vote": "Голос игрока {seat} → {target}{edit}",
+        "late": "Игрок {seat}: {post} в {at}, после срока {deadline} — не засчитано (п. {clause})",
+        "second_vote": "Игрок {seat}: второй пост в голосовании (→ {target}) не засчитан (п. {clause})",
+        "skip": "Игрок {seat} пропустил ход (пропусков: {skips}; п. {clause})",
+        "deadline": "Срок истёк: {name}",
+        "lost_move": "Ход игрока {seat} не засчитан: лишение хода (п. {clause})",
+        "block": "Блок ЖД: игрок {seat} → игрок {target}: {hit} (п. {clause})",
+        "night_clauses": "Исход ночи по пунктам: {clauses}",
+        "role_changed": "Игрок {seat}: роль «{was}» → «{role}» ({team})",
+        "win_declared": "Ведущий объявил победу: {teams}",
     },
     "en": {
         "setup": "Table: ruleset {ruleset!r}, {seats} seats",
@@ -187,6 +202,22 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "day_prefix": "day",
         "nobody": "nobody",
         "ignored": "Inputs that changed nothing: {count} (script lines: {lines})",
+        # the forum game (the fields in words: forum_text.forum_fields)
+        "public": "Announced: {cue}",
+        "private": "Privately to seat {to}: {cue}",
+        "choice": "Move of seat {seat}: {action} → {target}",
+        "vote": "Vote of seat {seat} → {target}{edit}",
+        "late": "Seat {seat}: {post} at {at}, after the deadline {deadline}: not counted"
+        " (clause {clause})",
+        "second_vote": "Seat {seat}: a second post in the vote (→ {target}) not counted"
+        " (clause {clause})",
+        "skip": "Seat {seat} skipped (skips: {skips}; clause {clause})",
+        "deadline": "Deadline passed: {name}",
+        "lost_move": "The move of seat {seat} does not count: move lost (clause {clause})",
+        "block": "The Tin Man's block: seat {seat} → seat {target}: {hit} (clause {clause})",
+        "night_clauses": "The night's outcome by clause: {clauses}",
+        "role_changed": "Seat {seat}: role {was} → {role} ({team})",
+        "win_declared": "The host declared the win: {teams}",
     },
 }
 
@@ -237,6 +268,7 @@ def protocol(game: Game, lang: str = "ru", ignored: Sequence[int] = ()) -> list[
     lines = []
     for record in records(game):
         data = dict(record.data)
+        forum_fields(record.kind, data, lang, rules)
         if record.kind == "out":
             data["how"] = words.get(str(data["how"]), data["how"])
         elif record.kind == "check":

@@ -25,6 +25,7 @@ from ..core.events import (
     BadEvent,
     BestMoveMade,
     DeadlineMoved,
+    DeadlineNear,
     DeadlinePassed,
     Event,
     ForumChoiceMade,
@@ -113,6 +114,7 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "post": (("seat", "action", "target"), ("time", "gun")),
     "vote": (("voter", "target"), ("time", "edit")),
     "deadline": (("name",), ()),
+    "deadline_near": (("name",), ()),
     "move_deadline": (("name", "to"), ()),
     "declare_win": (("teams",), ()),
 }
@@ -349,6 +351,7 @@ _BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
         _flag(obj, "edit"),
     ),
     "deadline": lambda obj: DeadlinePassed(text(obj, "name")),
+    "deadline_near": lambda obj: DeadlineNear(text(obj, "name")),
     "move_deadline": lambda obj: DeadlineMoved(text(obj, "name"), text(obj, "to")),
     "declare_win": lambda obj: WinDeclared(_teams(obj)),
 }
@@ -430,6 +433,7 @@ _FIELDS_OF: dict[type, tuple[str, tuple[str, ...]]] = {
     GameStopped: ("stop", ("reason",)),
     TimerExpired: ("timer", ("name", "generation")),
     DeadlinePassed: ("deadline", ("name",)),
+    DeadlineNear: ("deadline_near", ("name",)),
     WinDeclared: ("declare_win", ("teams",)),
     # written by encode itself (optional fields); named here for input_name
     ForumChoiceMade: ("post", ()),

@@ -27,7 +27,7 @@ from .phrases import (
     Template,
 )
 
-_OPTIONS = frozenset({"m", "f", "n", "ordinal", "list", "count", "noun", "abs", "team"})
+_OPTIONS = frozenset({"m", "f", "n", "ordinal", "list", "count", "noun", "abs", "team", "tally"})
 _NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 _CUE = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
 _FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
@@ -85,16 +85,10 @@ class Reader:
         allowed = CUE_ARGS.get(cue, KNOWN_RULESET_CUES.get(cue))
         if isinstance(value, str):
             template = self.template(("cues", cue), value, lang, cue, allowed)
-            return Entry(None, {"": template}, tuple(sorted(template.args)))
+            return Entry((), {"": template}, tuple(sorted(template.args)))
         if not isinstance(value, dict):
             self.fail(("cues", cue), "expected a phrase (a string) or a table of variants")
-        by = value.get("by")
-        if not isinstance(by, str):
-            self.fail(("cues", cue), 'a table of variants needs by = "<argument>"')
-        if not _NAME.match(by):
-            self.fail(("cues", cue, "by"), f"{show(by)} is not an argument name (a-z, 0-9, _)")
-        if allowed is not None and by not in allowed:
-            self.fail(("cues", cue, "by"), _unknown_arg(cue, by, allowed))
+        by = self.by(cue, value.get("by"), allowed)
         if len(value) > MAX_ENTRIES + 1:
             self.fail(("cues", cue), f"at most {MAX_ENTRIES} variants, got {len(value) - 1}")
         templates: dict[str, Template] = {}
@@ -111,8 +105,25 @@ class Reader:
             templates[name] = self.template(("cues", cue, name), text, lang, cue, allowed)
         if not templates:
             self.fail(("cues", cue), "a table of variants needs at least one phrase")
-        used = frozenset({by}).union(*(t.args for t in templates.values()))
+        used = frozenset(by).union(*(t.args for t in templates.values()))
         return Entry(by, templates, tuple(sorted(used)))
+
+    def by(self, cue: str, by: object, allowed: tuple[str, ...] | None) -> tuple[str, ...]:
+        """The arguments a table of variants is chosen by: one name, or a
+        list of names (the variants' names are their values joined by "-")."""
+        names = [by] if isinstance(by, str) else by
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            self.fail(("cues", cue), 'a table of variants needs by = "<argument>"')
+        for name in names:
+            if not _NAME.match(name):
+                self.fail(
+                    ("cues", cue, "by"), f"{show(name)} is not an argument name (a-z, 0-9, _)"
+                )
+            if allowed is not None and name not in allowed:
+                self.fail(("cues", cue, "by"), _unknown_arg(cue, name, allowed))
+        if len(set(names)) != len(names):
+            self.fail(("cues", cue, "by"), "an argument is named twice")
+        return tuple(names)
 
     def template(
         self, path: KeyPath, text: str, lang: str, cue: str, allowed: tuple[str, ...] | None
@@ -158,6 +169,8 @@ class Reader:
             self.fail(path, f"{shown}: more than one gender")
         if "team" in opts and (len(opts) > 1 or forms):
             self.fail(path, f"{shown}: 'team' takes no other option and no noun")
+        if "tally" in opts and opts - {"tally", *_GENDERS}:
+            self.fail(path, f"{shown}: 'tally' takes only a gender and the votes' noun")
         if "list" in opts and (opts - {"list", *_GENDERS} or forms):
             self.fail(path, f"{shown}: 'list' takes only a gender, no noun")
         if "noun" in opts and not forms:

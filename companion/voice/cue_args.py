@@ -97,6 +97,7 @@ def _check(cue: str, name: str, value: int | str, rules: Ruleset) -> int | str:
         "day": (1, MAX_DAYS, "a day", ""),
         "night": (0, MAX_DAYS, "a night", ""),
         "seconds": (-MAX_SECONDS, MAX_SECONDS, "seconds", ""),
+        "minutes": (0, 24 * 60, "minutes", ""),  # a forum deadline's warning: within a day
     }
     if name in bounds:
         low, high, what, whose = bounds[name]

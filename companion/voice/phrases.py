@@ -11,6 +11,7 @@ template per cue, with placeholders for the cue's arguments. The syntax
     {nominees:count:noun|игрок|игрока|игроков}  only the noun agreeing with the list's length
     {team:team}                       team ids -> names (catalogue [teams], else the ruleset)
     {seconds:abs|...}                 the number without its sign
+    {tally:tally|голос|голоса|голосов}  "5:4,3:2" -> «пять — четыре голоса и три — два голоса»
 
 A cue given as a table picks its template by one argument's value::
 
@@ -19,7 +20,9 @@ A cue given as a table picks its template by one argument's value::
     offence_counted.remark = "Игрок номер {seat}, {count:ordinal:n} замечание."
 
 looking for the exact value, then ``negative`` / ``positive`` for a number,
-then ``default``. A placeholder that starts a sentence is capitalised.
+then ``default``; or by several arguments' values joined by ``-``
+(``by = ["basements", "child"]``, ``forum_balance.yes-multi``), then
+``default``. A placeholder that starts a sentence is capitalised.
 
 :data:`CUE_ARGS` is the engine's side of the contract: the arguments each cue
 is given, as the engine declares them (``core/vocabulary.py``). A template
@@ -37,9 +40,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.rules import Ruleset
+from ..core.rules_forum import DEADLINES
 from ..core.toml_lines import KeyPath, clip_message, error_line, format_path
 from ..core.toml_table import MAX_FILE_BYTES, decode_toml, show
-from ..core.vocabulary import CUES, RULESET_CUES, names
+from ..core.vocabulary import CUES, RULESET_CUES, names, procedure_cues
 from . import numerals
 
 __all__ = [
@@ -148,10 +152,11 @@ class Template:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One cue: a template, or templates chosen by the value of ``by``."""
+    """One cue: a template, or templates chosen by the values of ``by``."""
 
-    by: str | None
-    templates: Mapping[str, Template]  # by value ("" when there is no ``by``)
+    by: tuple[str, ...]  # the arguments that choose the template; () for one template
+    #: by value ("" when there is no ``by``; values joined by "-" for several)
+    templates: Mapping[str, Template]
     args: tuple[str, ...]  # every argument the phrase depends on, sorted
 
 
@@ -239,7 +244,9 @@ class Catalogue:
         Lists of seats (``nominees``, ``seats``) are enumerated as single
         seats only: every seat is covered, but a list of two or more (a tie,
         the day's nominees) is known only during the game and must be
-        rendered then."""
+        rendered then. So is a vote's tally (only "-", no votes, is known
+        ahead) and a moved deadline's new time (``at``: a phrase that says
+        it is rendered during the game)."""
         for cue, cue_args in needed_cues(rules).items():
             entry = self._entry(cue)
             used = [name for name in entry.args if name in cue_args]
@@ -271,23 +278,24 @@ class Catalogue:
 
     def _choose(self, cue: str, args: Mapping[str, int | str]) -> Template:
         entry = self._entry(cue)
-        if entry.by is None:
+        if not entry.by:
             return entry.templates[""]
-        if entry.by not in args:
-            raise MissingArgument(cue, entry.by, f"{self.source}: cues.{cue}.by")
-        value = args[entry.by]
-        tried = [str(value)]
-        if _is_number(value):
-            number = int(value)
+        for name in entry.by:
+            if name not in args:
+                raise MissingArgument(cue, name, f"{self.source}: cues.{cue}.by")
+        values = [args[name] for name in entry.by]
+        tried = ["-".join(map(str, values))]
+        if len(values) == 1 and _is_number(values[0]):
+            number = int(values[0])
             tried += ["negative"] if number < 0 else ["positive"] if number > 0 else []
         for name in [*tried, "default"]:
             if name in entry.templates:
                 return entry.templates[name]
+        given = ", ".join(
+            f"{name}={show(value)}" for name, value in zip(entry.by, values, strict=True)
+        )
         raise CatalogueError(
-            self.source,
-            f"cues.{cue}",
-            _first_line(entry),
-            f"no phrase for {entry.by}={show(value)} and no default",
+            self.source, f"cues.{cue}", _first_line(entry), f"no phrase for {given} and no default"
         )
 
     def _where(self, template: Template) -> str:
@@ -298,6 +306,10 @@ class Catalogue:
         self, p: Placeholder, value: int | str, rules: Ruleset | None, template: Template
     ) -> str:
         lang = self.language
+        if "tally" in p.options:
+            return numerals.join(
+                (self._tally_item(p, item, template) for item in _items(value)), lang
+            )
         if "team" in p.options:
             names = [self._team_name(team, rules) for team in _items(value)]
             return numerals.join(names, lang)
@@ -314,6 +326,16 @@ class Catalogue:
         say = numerals.ordinal if "ordinal" in p.options else numerals.cardinal
         words = say(number, lang, p.gender)
         return f"{words} {numerals.agree(number, p.forms, lang)}" if p.forms else words
+
+    def _tally_item(self, p: Placeholder, item: str, template: Template) -> str:
+        """One "seat:votes" of a tally in words: «пять — четыре голоса»."""
+        seat, _, votes = item.partition(":")
+        number = self._number(p, votes, template)
+        words = numerals.cardinal(number, self.language, p.gender)
+        if p.forms:
+            words = f"{words} {numerals.agree(number, p.forms, self.language)}"
+        said = numerals.cardinal(self._number(p, seat, template), self.language)
+        return f"{said} — {words}"
 
     def _number(self, p: Placeholder, value: int | str, template: Template) -> int:
         if not _is_number(value):
@@ -344,8 +366,9 @@ class Catalogue:
 
 
 def needed_cues(rules: Ruleset) -> dict[str, tuple[str, ...]]:
-    """Every cue a game of `rules` can say, with the arguments it is given."""
-    cues = dict(CUE_ARGS)
+    """Every cue a game of `rules` can say, with the arguments it is given:
+    the engine's cues of the ruleset's procedure, and the ruleset's own."""
+    cues = {cue: names(args) for cue, args in procedure_cues(rules.procedure).items()}
     for step in (*rules.night0, *rules.night):
         for cue in (step.cue, step.end_cue):
             if cue:
@@ -366,6 +389,8 @@ def _domain(cue: str, arg: str, rules: Ruleset, seats: int) -> list[int | str]:
     if arg == "votes":
         return list(range(seats + 1))
     if arg == "count":
+        if not any(offence.cost == "count" for offence in rules.offences):
+            return []  # nothing is counted (the forum game)
         return list(range(1, max((s.at for s in rules.ladder.steps), default=5) + 1))
     if arg == "day":
         return list(every_seat)
@@ -388,6 +413,26 @@ def _domain(cue: str, arg: str, rules: Ruleset, seats: int) -> list[int | str]:
         return [",".join(c) for r in sizes for c in itertools.combinations(ids, r)]
     if arg == "seconds":
         return list(_seconds(cue, rules))
+    return _forum_domain(cue, arg, rules)
+
+
+#: The forum game's arguments' values, as the engine gives them
+#: (core/forum*.py); ``at`` and a tally of votes are known only in the game.
+_FORUM_WORDS: dict[str, tuple[str, ...]] = {
+    "basements": ("yes", "no"),  # roles.mafia.10
+    "child": ("plain", "multi"),  # roles.mafia_child.8
+    "shooter": ("sniper", "maniac", "kamikaze"),  # roles.mafia.7
+    "name": DEADLINES,
+    "tally": ("-",),
+    "at": (),
+}
+
+
+def _forum_domain(cue: str, arg: str, rules: Ruleset) -> list[int | str]:
+    if arg in _FORUM_WORDS:
+        return list(_FORUM_WORDS[arg])
+    if arg == "minutes":
+        return [rules.forum.warning_minutes if rules.forum is not None else 10]
     raise ValueError(f"cue {cue!r}: no known values for argument {arg!r}")
 
 
