@@ -312,10 +312,12 @@ class CoreMachine(RuleBasedStateMachine):
             old_votes: tuple[frozenset[int], ...] = tuple(frozenset() for _ in ballot.votes)
         else:
             assert table_state(before).ballot is not None
-            old_votes = table_state(before).ballot.votes
+            old_votes = tuple(frozenset(v) for v in table_state(before).ballot.votes)
         assert len(ballot.votes) == len(ballot.candidates)
         living = {s.number for s in after.seats if s.out is None}
-        for votes, old in zip(ballot.votes, old_votes, strict=True):
+        for voted, old in zip(ballot.votes, old_votes, strict=True):
+            assert list(voted) == sorted(set(voted)), "voters are kept in seat order, once each"
+            votes = frozenset(voted)
             new = votes - old
             # A vote is only ever added for a living seat that may vote.
             assert new <= living, f"out seats {sorted(new - living)} counted"
@@ -327,7 +329,7 @@ class CoreMachine(RuleBasedStateMachine):
             total = sum(len(v) for v in ballot.votes)
             assert total == len(frozenset().union(*ballot.votes))
         if not ballot.counting and ballot.index < len(ballot.votes):
-            assert ballot.votes[ballot.index] <= living
+            assert set(ballot.votes[ballot.index]) <= living
 
     # --- inputs ---------------------------------------------------------------
     @rule(times=st.integers(1, 6))

@@ -95,7 +95,7 @@ def test_a_whole_day_through_the_pins(table: SeatTable) -> None:
     table.wait(2)
     assert table.said[-2:] == ["votes_accepted", "vote_question"]  # «Принято»; «за 4»
     ballot = table_state(table.game).ballot
-    assert ballot is not None and ballot.votes[0] == frozenset({1, 2, 3, 5, 8})
+    assert ballot is not None and ballot.votes[0] == (1, 2, 3, 5, 8)
     for seat in (1, 2, 5):
         table.release(seat)  # held over from the last question: no vote, no foul
     assert len(table.game.proposals) == 1

@@ -27,7 +27,7 @@ from .events import (
 )
 from .procedure import Handler, Procedure
 from .step import Step, require, seat_in_range
-from .table_state import PHASES, TableState, Turn, current_turn, table
+from .table_state import PHASES, TableState, Turn, current_turn, table, with_seat, without_seat
 
 # --- the transition table ----------------------------------------------------
 
@@ -78,7 +78,7 @@ def _speech_pressed(t: Step, event: Event) -> None:
         t.record("passed", seat=event.seat)
         held = table(t.game).held
         if event.seat not in held:  # so that its release is not "nothing held"
-            t.set_state(held=held | {event.seat})
+            t.set_state(held=with_seat(held, event.seat))
         day.end_turn(t)  # «Пас»: the speaker's own button ends the minute
     else:
         t.effects.append(Ignored(f"seat {event.seat} pressed out of turn"))
@@ -111,7 +111,7 @@ def _released(t: Step, event: Event) -> None:
     seat_in_range(t.game, event.seat)
     held = table(t.game).held
     if event.seat in held:
-        t.set_state(held=held - {event.seat})
+        t.set_state(held=without_seat(held, event.seat))
     else:
         t.effects.append(Ignored(f"seat {event.seat} released outside a vote, nothing held"))
 

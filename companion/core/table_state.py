@@ -42,7 +42,9 @@ class Ballot:
     candidates: tuple[int, ...]
     index: int = 0  # the candidate being voted on
     counting: bool = False  # after «Спасибо», before «Принято»
-    votes: tuple[frozenset[int], ...] = ()
+    #: each candidate's voters, in seat order (tuples of ints: the collector
+    #: stops walking them, and a game's undo chain keeps every ballot)
+    votes: tuple[tuple[int, ...], ...] = ()
     tied: tuple[int, ...] = ()  # for all_leave: the seats it would send out
 
 
@@ -65,7 +67,7 @@ class TableState(ProcedureState):
     # Buttons down that the engine took (a hand in a vote, a speaker's «Пас»):
     # kept past the end of the vote, so lifting a hand after «Принято» is a
     # release like any other and only a release of nothing held is ignored.
-    held: frozenset[int] = frozenset()
+    held: tuple[int, ...] = ()  # in seat order (a tuple of ints: see Ballot.votes)
     # night
     night_step: int = 0
     tonight: tuple[NightStep, ...] = ()  # this night's steps, fixed when it falls
@@ -73,6 +75,15 @@ class TableState(ProcedureState):
     misses: int = 0  # misses in a row while the miss rule applies
     first_victim: int = 0
     best_move: tuple[int, ...] = ()
+
+
+def with_seat(seats: tuple[int, ...], number: int) -> tuple[int, ...]:
+    """``seats`` (in order) and ``number``."""
+    return seats if number in seats else tuple(sorted((*seats, number)))
+
+
+def without_seat(seats: tuple[int, ...], number: int) -> tuple[int, ...]:
+    return tuple(n for n in seats if n != number)
 
 
 def table(game: Game) -> TableState:

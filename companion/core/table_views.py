@@ -38,7 +38,7 @@ def lights(game: Game) -> tuple[str, ...]:
     speaker = turn.seat if turn is not None else 0
     speaker_light = FAST_BLINK if state.turn_over else SLOW_BLINK if state.turn_warned else STEADY
     ballot = state.ballot if game.phase == "voting" else None
-    held = state.held if ballot is not None else frozenset()
+    held = state.held if ballot is not None else ()
     out: list[str] = []
     for seat in game.seats:
         if seat.number == speaker:  # a last word is spoken from out of the game

@@ -16,7 +16,7 @@ from . import rights
 from .effects import Ignored
 from .state import Out, evolve
 from .step import Step
-from .table_state import Ballot, BallotKind, Turn, table
+from .table_state import Ballot, BallotKind, Turn, table, with_seat, without_seat
 
 ALL = 0  # the all-leave ballot's single candidate
 
@@ -50,7 +50,7 @@ def start_revote(t: Step) -> None:
 def _open_ballot(
     t: Step, kind: BallotKind, candidates: tuple[int, ...], tied: tuple[int, ...] = ()
 ) -> None:
-    empty = tuple(frozenset[int]() for _ in candidates)
+    empty: tuple[tuple[int, ...], ...] = tuple(() for _ in candidates)
     t.set(phase="voting")
     t.set_state(ballot=Ballot(kind, candidates, 0, False, empty, tied))
     _open_candidate(t)
@@ -67,8 +67,8 @@ def _open_candidate(t: Step) -> None:
     candidate = ballot.candidates[ballot.index]
     if ballot.kind != "all_leave" and ballot.index == len(ballot.candidates) - 1:
         # Whoever has not voted is counted for the last nominee.
-        voted = frozenset().union(*ballot.votes[: ballot.index])
-        rest = _eligible(t) - voted
+        voted = {n for votes in ballot.votes[: ballot.index] for n in votes}
+        rest = tuple(sorted(_eligible(t) - voted))
         _set_votes(t, rest)
         t.record("votes", nominee=candidate, votes=len(rest), voters=sorted(rest), rest=True)
         t.say("rest_votes", seat=candidate, votes=len(rest))
@@ -81,7 +81,7 @@ def _open_candidate(t: Step) -> None:
     t.start_timer("vote", t.game.rules.timings.vote_window_s)
 
 
-def _set_votes(t: Step, voters: frozenset[int]) -> None:
+def _set_votes(t: Step, voters: tuple[int, ...]) -> None:
     ballot = table(t.game).ballot
     assert ballot is not None
     votes = list(ballot.votes)
@@ -110,14 +110,14 @@ def pressed(t: Step, number: int) -> None:
     if (second and not offence) or number in ballot.votes[ballot.index]:
         t.effects.append(Ignored(f"seat {number} has already voted"))
         return
-    t.set_state(held=state.held | {number})
+    t.set_state(held=with_seat(state.held, number))
     if second and offence:  # no vote, but the table proposes the offence (club remarks.6)
         t.propose(number, offence, "voted for a second nominee")
         return
     candidate = ballot.candidates[ballot.index]
     if candidate == number and rules.self_vote_offence:
         t.propose(number, rules.self_vote_offence, "voted for themself")
-    _set_votes(t, ballot.votes[ballot.index] | {number})
+    _set_votes(t, with_seat(ballot.votes[ballot.index], number))
 
 
 def released(t: Step, number: int) -> None:
@@ -127,13 +127,13 @@ def released(t: Step, number: int) -> None:
     if number not in state.held:
         t.effects.append(Ignored(f"seat {number} released with nothing held"))
         return
-    t.set_state(held=state.held - {number})
+    t.set_state(held=without_seat(state.held, number))
     if ballot.index >= len(ballot.votes) or number not in ballot.votes[ballot.index]:
         return  # a hand lifted after its count (or one that was not a vote)
     rules = t.game.rules.voting
     if not ballot.counting:
         if rules.release_before_thanks == "withdraw":
-            _set_votes(t, ballot.votes[ballot.index] - {number})
+            _set_votes(t, without_seat(ballot.votes[ballot.index], number))
         elif rules.release_before_thanks_offence:
             t.propose(number, rules.release_before_thanks_offence, "hand lifted before «Спасибо»")
     elif rules.release_before_accepted_offence:
@@ -216,10 +216,14 @@ def take_back(t: Step, number: int) -> None:
     goes with it."""
     state = table(t.game)
     if number in state.held:
-        t.set_state(held=state.held - {number})
+        t.set_state(held=without_seat(state.held, number))
     ballot = state.ballot
     open_window = ballot is not None and not ballot.counting and ballot.index < len(ballot.votes)
     if ballot is not None and open_window and number in ballot.votes[ballot.index]:
         votes = ballot.votes
-        votes = (*votes[: ballot.index], votes[ballot.index] - {number}, *votes[ballot.index + 1 :])
+        votes = (
+            *votes[: ballot.index],
+            without_seat(votes[ballot.index], number),
+            *votes[ballot.index + 1 :],
+        )
         t.set_state(ballot=evolve(ballot, {"votes": votes}))
