@@ -7,15 +7,12 @@ process)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from forum_table import Table, dead, role, said, told
-from helpers import ROOT
+from protocol_games import companion
 
 
 def _fm_8() -> Table:
@@ -67,15 +64,7 @@ SCRIPTS: dict[str, Callable[[], Table]] = {
 
 
 def _replay_process(path: Path) -> dict[str, object]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("COMPANION_CRASH_AT", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "replay", str(path), "--json"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
+    done = companion("replay", path, "--json")  # a real process, as a user runs it
     assert done.returncode == 0, done.stderr
     printed: dict[str, object] = json.loads(done.stdout)
     return printed
