@@ -295,8 +295,12 @@ def protocol(game: Game, lang: str = "ru", ignored: Sequence[int] = ()) -> list[
         text = template.format(**data) if template else f"{record.kind} {data}"
         lines.append(f"[{words['day_prefix']} {record.day}] {text}")
         if record.kind == "setup":
+            # The roles as dealt (the setup's): the forum game changes them later,
+            # and its protocol says when (role_changed).
+            dealt = str(dict(record.data).get("roles", "")).split(",")
             for seat in game.seats:
-                role = role_names.get(seat.role, seat.role) if lang == "ru" else seat.role
+                held = dealt[seat.number - 1] if len(dealt) == len(game.seats) else seat.role
+                role = role_names.get(held, held) if lang == "ru" else held
                 lines.append("  " + words["seat"].format(seat=seat.number, role=role))
     for seat in game.seats:
         extra = []
