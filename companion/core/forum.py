@@ -101,8 +101,11 @@ def _close_day_choices(t: Step) -> None:
     protected = annulled = 0
     for seat in [x for x in game.seats if x.out is None and x.role in ("lawyer", "bouncer")]:
         role = rules.role(seat.role)
+        if seat.number in s.lost_move:  # sanction.2: the day's move is lost, not skipped
+            t.record("lost_move", seat=seat.number, clause="sanction.2")
+            continue
         post = last_post(s.posts, seat.number, role.action)
-        target = post[2] if post is not None and seat.number not in s.lost_move else 0
+        target = post[2] if post is not None else 0
         if target:
             last = [x for x in last if x[0] != seat.number] + [(seat.number, target, game.day)]
             if seat.role == "lawyer":
@@ -126,8 +129,10 @@ def _close_day_choices(t: Step) -> None:
         if orders:
             ordered.append((tramp, orders[-1][2]))
             tell(t, tramp, "tramp_order", seat=orders[-1][2])  # roles.tramp.4
+    day_roles = {x.number for x in game.seats if x.role in ("lawyer", "bouncer")}
     t.set_state(
         open=tuple(w for w in state(t.game).open if w != "day_choices"),
+        lost_move=tuple(n for n in state(t.game).lost_move if n not in day_roles),
         skips=skips,
         last_target=tuple(last),
         today=(protected, annulled, tuple(ordered), tuple((c, tuple(a.items())) for c, a in notes)),

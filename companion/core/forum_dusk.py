@@ -104,6 +104,9 @@ class _Dusk:
                 continue
             if role.acts == "first_night" and s.vampire_done:
                 continue
+            if seat.number in s.lost_move:  # sanction.2, .7: the move is lost, not skipped
+                self.t.record("lost_move", seat=seat.number, clause="sanction.2")
+                continue
             target = self.chosen(seat, role.action)
             if target:
                 choices[seat.number] = target
@@ -213,6 +216,12 @@ class _Dusk:
         return shots
 
 
+def _acts_by_day(game: Game, seat: int) -> bool:
+    rules = game.rules.forum
+    assert rules is not None
+    return rules.role(game.seat(seat).role).acts == "day"
+
+
 def _fires(s: ForumState, gun: str) -> tuple[tuple[int, str, int, str, str], ...]:
     return tuple(p for p in s.posts if p[1] == "fire" and p[3] == gun)
 
@@ -225,7 +234,9 @@ def read_night(t: Step) -> tuple[Night, Morning]:
     for seat in dusk.lost:  # roles.doctor.5-6: the second skip
         morning.changes.setdefault(seat, ("civilian", "civilians"))
         morning.say(f"{t.game.seat(seat).role}_lost_role", "roles.doctor.5")
-    t.set_state(skips=dusk.skips, last_target=tuple(dusk.last), lost_move=())
+    # A lost move is spent by the night for a night role; a day role's waits for its day.
+    lost = tuple(n for n in state(t.game).lost_move if _acts_by_day(t.game, n))
+    t.set_state(skips=dusk.skips, last_target=tuple(dusk.last), lost_move=lost)
     return night, morning
 
 
