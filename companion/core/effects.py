@@ -59,15 +59,4 @@ class Ignored:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class SetDeadline:
-    """The forum game: at the wall-clock moment ``at`` (the first refused,
-    "YYYY-MM-DDTHH:MM:SS" or a time of day) take ``DeadlinePassed(name)``,
-    and say ``deadline_soon`` ``warn_minutes`` before it."""
-
-    name: str
-    at: str
-    warn_minutes: int = 10
-
-
-Effect = Say | StartTimer | CancelTimer | ProposeOffence | TellHost | Ignored | SetDeadline
+Effect = Say | StartTimer | CancelTimer | ProposeOffence | TellHost | Ignored

@@ -4,8 +4,9 @@ A game day opens with the day choices (the Lawyer's, the Bouncer's, a
 Bomzh's owner's order) until 13:00 and the vote until 21:00; the night's
 choices follow until 22:00, and the morning's results open the next day
 (phase.1-3). Every window closes by its deadline (``DeadlinePassed``),
-which the shell's wall clock gives at the moment the game asked for
-(``SetDeadline``) or the host gives early; a post stamped after its
+which the live table's watch gives at the moment it reads off the state
+(``ForumState.deadlines`` of the open windows; runner/forum_clock.py) or
+the host gives early; a post stamped after its
 deadline does not count. The night is resolved at once by
 ``forum_night``; the public announcements and the private notes go to the
 protocol as ``public`` and ``private`` records.
@@ -14,7 +15,6 @@ protocol as ``public`` and ``private`` records.
 from __future__ import annotations
 
 from . import forum_outcome, outcome
-from .effects import SetDeadline
 from .events import (
     DeadlineMoved,
     DeadlineNear,
@@ -66,14 +66,6 @@ def _begin(t: Step) -> None:
     _open_day(t, 1, s.date)
 
 
-def _deadlines(t: Step, names: tuple[str, ...]) -> None:
-    rules = t.game.rules.forum
-    assert rules is not None
-    for name, at in state(t.game).deadlines:
-        if name in names:
-            t.effects.append(SetDeadline(name, at, rules.warning_minutes))
-
-
 def _open_day(t: Step, day: int, day_date: str) -> None:
     rules = t.game.rules.forum
     assert rules is not None
@@ -83,7 +75,6 @@ def _open_day(t: Step, day: int, day_date: str) -> None:
         date=day_date, open=("day_choices", "vote"), deadlines=deadlines, posts=(), votes=()
     )
     announce(t, "forum_day", day=day)
-    _deadlines(t, ("day_choices", "vote"))
 
 
 # --- the day -----------------------------------------------------------------
@@ -187,7 +178,6 @@ def _close_vote(t: Step) -> None:
     t.set(phase="night")
     t.set_state(open=("night",), posts=())
     announce(t, "forum_night", day=game.day)
-    _deadlines(t, ("night",))
 
 
 def _close_night(t: Step) -> None:
@@ -265,8 +255,6 @@ def _moved(t: Step, event: Event) -> None:
     at = event.at if "T" in event.at or not s.date else stamp(s.date, event.at)
     t.set_state(deadlines=tuple((n, at if n == event.name else a) for n, a in s.deadlines))
     announce(t, "deadline_moved", name=event.name, at=at)
-    if event.name in s.open:
-        _deadlines(t, (event.name,))
 
 
 def _declared(t: Step, event: Event) -> None:

@@ -16,7 +16,6 @@ from .state import Game, Seat
 from .step import Step, living_seat, require, seat_in_range
 
 #: actions taken by day (until the day deadline), the rest by night
-DAY_ACTIONS = ("protect", "annul", "order")
 _WINDOW = {"protect": "day_choices", "annul": "day_choices", "order": "day_choices"}
 
 

@@ -107,7 +107,7 @@ _FORUM_CUES: dict[str, Args] = {
     "mourning": (),
     # name: day_choices / vote / night; at: its new first refused moment
     "deadline_moved": (("name", "word"), ("at", "text")),
-    # the warning before a deadline (DeadlineNear; SetDeadline.warn_minutes)
+    # the warning before a deadline (DeadlineNear; the ruleset's warning_minutes)
     "deadline_soon": (("name", "word"), ("minutes", "int")),
 }
 
