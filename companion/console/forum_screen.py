@@ -35,7 +35,7 @@ from ..core.events import (
     WinDeclared,
 )
 from ..core.forum_posts import window_of
-from ..core.forum_state import MM_TEAMS, state
+from ..core.forum_state import MM_TEAMS, open_deadlines, state
 from ..core.rules_forum import DEADLINES
 from ..core.state import Game
 from ..protocol.hostlog import HostLog
@@ -45,7 +45,6 @@ from .forum_view import (
     act_label,
     acts,
     clock_view,
-    open_deadlines,
     read_post,
     seat_lines,
     shown_stamp,
@@ -281,7 +280,7 @@ class ForumScreen(Screen[None]):
 
     def action_close(self) -> None:
         game = self.game
-        pending = open_deadlines(game) if game is not None else []
+        pending = open_deadlines(game) if game is not None else ()
         if not pending:
             self.notify(self.words("no_window"))
             return

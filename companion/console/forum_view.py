@@ -17,9 +17,10 @@ from datetime import datetime, timedelta
 from rich.text import Text
 
 from ..core.forum_posts import last_post, owner_seats
-from ..core.forum_state import MM_TEAMS, ForumState, phase_name, state
+from ..core.forum_state import MM_TEAMS, ForumState, open_deadlines, phase_name, state
 from ..core.rules_forum import ForumRules
 from ..core.state import Game
+from ..runner.forum_clock import moment
 from .forum_words import ForumWords
 
 #: a time the host types for a post: "21:00" or "21:00:30"
@@ -35,14 +36,6 @@ def forum_rules(game: Game) -> ForumRules:
 
 
 # --- the forum clock -----------------------------------------------------------
-
-
-def moment(stamp: str, now: datetime) -> datetime:
-    """A deadline's stamp as a moment; a time of day alone is today's."""
-    if "T" in stamp:
-        return datetime.fromisoformat(stamp)
-    hours, minutes, seconds = (int(part) for part in stamp.split(":"))
-    return now.replace(hour=hours, minute=minutes, second=seconds, microsecond=0)
 
 
 def live_stamp(game: Game, now: datetime) -> str:
@@ -107,14 +100,6 @@ class ClockView:
     next_window: str  # the next deadline's window ("": none)
     left: str  # the time left to it, "H:MM:SS"
     passed: bool  # it has passed (the watch closes it, or the host does)
-
-
-def open_deadlines(game: Game) -> list[tuple[str, str]]:
-    """(window, stamp) of the windows open now, in the order they fall."""
-    if game.phase in ("setup", "ended"):
-        return []
-    s = state(game)
-    return [(name, at) for name, at in s.deadlines if name in s.open]
 
 
 def clock_view(game: Game, now: datetime, w: ForumWords) -> ClockView:

@@ -137,6 +137,16 @@ def next_date(day_date: str) -> str:
     return f"{year:04d}-{month:02d}-{day:02d}"
 
 
+def open_deadlines(game: Game) -> tuple[tuple[str, str], ...]:
+    """(window, stamp) of the windows open now, in the order they fall: what
+    the live table's watch closes and the console's clock counts down to.
+    None for a game of another procedure, or one not under way."""
+    s = game.procedure_state
+    if not isinstance(s, ForumState) or game.phase in ("setup", "ended"):
+        return ()
+    return tuple((name, at) for name, at in s.deadlines if name in s.open)
+
+
 def too_late(at: str, deadline: str) -> bool:
     """A post at ``at`` misses ``deadline`` (its first refused moment).
     Compared as full stamps when both carry a date, else by time of day."""

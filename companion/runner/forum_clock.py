@@ -23,7 +23,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from ..core.events import DeadlineNear, DeadlinePassed, Event
-from ..core.forum_state import ForumState
+from ..core.forum_state import open_deadlines
 from ..core.state import Game
 
 log = logging.getLogger(__name__)
@@ -37,12 +37,12 @@ def local_now() -> datetime:
     return datetime.now().replace(microsecond=0)
 
 
-def _moment(stamp: str, now: datetime) -> datetime:
+def moment(stamp: str, now: datetime) -> datetime:
     """A deadline's stamp as a moment; a time of day alone is today's."""
     if "T" in stamp:
         return datetime.fromisoformat(stamp)
     hours, minutes, seconds = (int(part) for part in stamp.split(":"))
-    return now.replace(hour=hours, minute=minutes, second=seconds)
+    return now.replace(hour=hours, minute=minutes, second=seconds, microsecond=0)
 
 
 class DeadlineWatch:
@@ -68,10 +68,7 @@ class DeadlineWatch:
 
     def changed(self, game: Game) -> None:
         """The game after an accepted input (any thread)."""
-        s = game.procedure_state
-        pending: tuple[tuple[str, str], ...] = ()
-        if isinstance(s, ForumState) and game.phase not in ("setup", "ended"):
-            pending = tuple((name, at) for name, at in s.deadlines if name in s.open)
+        pending = open_deadlines(game)
         with self._lock:
             self._pending = pending
 
@@ -83,7 +80,7 @@ class DeadlineWatch:
         """Look at the clock once: submit what is due."""
         now = self._wall()
         for name, stamp in self.pending():
-            at = _moment(stamp, now)
+            at = moment(stamp, now)
             if now >= at:
                 self._once(DeadlinePassed(name), "passed", name, stamp)
             elif now >= at - self._warn:
