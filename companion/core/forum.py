@@ -25,9 +25,18 @@ from .events import (
     GameSetUp,
     WinDeclared,
 )
-from .forum_dusk import announce, demote, read_night, successions, tell, write_morning
+from .forum_dusk import (
+    add_skip,
+    announce,
+    demote,
+    read_night,
+    successions,
+    tell,
+    tell_members,
+    write_morning,
+)
 from .forum_posts import last_post, owner_seats, take_choice, take_vote
-from .forum_state import MM_TEAMS, ForumState, lookup, next_date, phase_name, put, stamp, state
+from .forum_state import MM_TEAMS, ForumState, next_date, phase_name, remembered, stamp, state
 from .forum_vote import DayChoices, count, tally_text
 from .procedure import Procedure
 from .rules_forum import DEADLINES
@@ -57,9 +66,7 @@ def _begin(t: Step) -> None:
         told = "civilian" if seat.role == "mafia_child" else seat.role
         tell(t, seat.number, "your_role", role=told)
     for team in MM_TEAMS:
-        members = ",".join(str(x.number) for x in game.seats if x.team == team)
-        for member in members.split(",") if members else ():
-            tell(t, int(member), "team_members", team=team, seats=members)
+        tell_members(t, team)
     cops = ",".join(str(x.number) for x in game.seats if x.role in ("cop", "cop_assistant"))
     for cop in cops.split(",") if "," in cops else ():
         tell(t, int(cop), "cops", seats=cops)
@@ -88,7 +95,7 @@ def _close_day_choices(t: Step) -> None:
     rules = game.rules.forum
     assert rules is not None
     notes: list[tuple[str, dict[str, int | str]]] = []
-    skips, last = s.skips, list(s.last_target)
+    skips, last = s.skips, s.last_target
     protected = annulled = 0
     for seat in [x for x in game.seats if x.out is None and x.role in ("lawyer", "bouncer")]:
         role = rules.role(seat.role)
@@ -98,15 +105,13 @@ def _close_day_choices(t: Step) -> None:
         post = last_post(s.posts, seat.number, role.action)
         target = post[2] if post is not None else 0
         if target:
-            last = [x for x in last if x[0] != seat.number] + [(seat.number, target, game.day)]
+            last = remembered(last, seat.number, target, game.day)
             if seat.role == "lawyer":
                 protected = target
             else:
                 annulled = target
             continue
-        used = lookup(skips, seat.number) + 1
-        skips = put(skips, seat.number, used)
-        t.record("skip", seat=seat.number, skips=used, clause=role.clause)
+        skips, used = add_skip(t, skips, seat.number, role.clause)
         if used > role.free_skips:
             notes.append((f"{seat.role}_lost_role", {}))
             demote(t, seat.number)
@@ -125,7 +130,7 @@ def _close_day_choices(t: Step) -> None:
         open=tuple(w for w in state(t.game).open if w != "day_choices"),
         lost_move=tuple(n for n in state(t.game).lost_move if n not in day_roles),
         skips=skips,
-        last_target=tuple(last),
+        last_target=last,
         today=(protected, annulled, tuple(ordered), tuple((c, tuple(a.items())) for c, a in notes)),
     )
 

@@ -10,10 +10,27 @@ from .effects import Say
 from .forum_morning import LONE_GUNS, Gun, Morning, Night, Shot
 from .forum_night import resolve
 from .forum_posts import last_post, owner_seats, team_choice
-from .forum_state import MEMBER_ROLE, MM_TEAMS, ForumState, lookup, phase_name, put, state
+from .forum_state import (
+    MEMBER_ROLE,
+    MM_TEAMS,
+    ForumState,
+    Skips,
+    lookup,
+    phase_name,
+    put,
+    remembered,
+    state,
+)
 from .rules_forum import ForumRules
 from .state import Game, Out, Seat
 from .step import Step
+
+
+def add_skip(t: Step, skips: Skips, seat: int, clause: str) -> tuple[Skips, int]:
+    """One more skip for ``seat`` (recorded): the new counts and the seat's."""
+    used = lookup(skips, seat) + 1
+    t.record("skip", seat=seat, skips=used, clause=clause)
+    return put(skips, seat, used), used
 
 
 def announce(t: Step, cue: str, **args: int | str) -> None:
@@ -60,7 +77,7 @@ class _Dusk:
         self.rules = _rules(t.game)
         self.alive = [x for x in t.game.seats if x.out is None]
         self.skips = self.s.skips
-        self.last = list(self.s.last_target)
+        self.last = self.s.last_target
         self.exploded: list[int] = []
         self.autokilled: list[int] = []  # roles.vampire.2
         self.lost: list[int] = []  # roles lost to a skip (the Doctor: roles.doctor.5)
@@ -73,16 +90,13 @@ class _Dusk:
             self.t.record("lost_move", seat=seat.number, clause="sanction.2")
             return 0
         if target:
-            self.last = [x for x in self.last if x[0] != seat.number]
-            self.last.append((seat.number, target, self.game.day))
+            self.last = remembered(self.last, seat.number, target, self.game.day)
         return target
 
     def skipped(self, seat: Seat) -> None:
         """deadline.night.2: a civilian role with no choice has skipped."""
         role = self.rules.role(seat.role)
-        used = lookup(self.skips, seat.number) + 1
-        self.skips = put(self.skips, seat.number, used)
-        self.t.record("skip", seat=seat.number, skips=used, clause="deadline.night.2")
+        self.skips, used = add_skip(self.t, self.skips, seat.number, "deadline.night.2")
         if used <= role.free_skips:
             return
         clause = role.after_skips_clause or role.clause
@@ -236,7 +250,7 @@ def read_night(t: Step) -> tuple[Night, Morning]:
         morning.say(f"{t.game.seat(seat).role}_lost_role", "roles.doctor.5")
     # A lost move is spent by the night for a night role; a day role's waits for its day.
     lost = tuple(n for n in state(t.game).lost_move if _acts_by_day(t.game, n))
-    t.set_state(skips=dusk.skips, last_target=tuple(dusk.last), lost_move=lost)
+    t.set_state(skips=dusk.skips, last_target=dusk.last, lost_move=lost)
     return night, morning
 
 
@@ -265,7 +279,7 @@ def write_morning(t: Step, night: Night, morning: Morning) -> None:
         if _change(t, seat, role, team, notify=False):
             joined.append(team)
     for team in dict.fromkeys(joined):  # each team told its members once
-        _tell_members(t, team)
+        tell_members(t, team)
     if night.bite is not None:
         _theft(t, night, morning)
     for to, cue, args in morning.private:
@@ -312,7 +326,8 @@ def _theft(t: Step, night: Night, morning: Morning) -> None:
     t.set_state(last_target=tuple(last), skips=skips, block_used=used)
 
 
-def _tell_members(t: Step, team: str) -> None:
+def tell_members(t: Step, team: str) -> None:
+    """Each living member of ``team`` is told its members (spirit.3)."""
     members = ",".join(str(x.number) for x in t.game.seats if x.out is None and x.team == team)
     for member in members.split(",") if members else ():  # the team may be all dead (fm.8)
         tell(t, int(member), "team_members", team=team, seats=members)
@@ -328,7 +343,7 @@ def _change(t: Step, seat: int, role: str, team: str, notify: bool = True) -> bo
     t.record("role_changed", seat=seat, was=before.role, role=role, team=team)
     if team != before.team and team in MM_TEAMS:
         if notify:
-            _tell_members(t, team)
+            tell_members(t, team)
         return True
     return False
 

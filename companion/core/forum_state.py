@@ -105,6 +105,17 @@ def put(pairs: tuple[tuple[int, int], ...], key: int, value: int) -> tuple[tuple
     return (*[(k, v) for k, v in pairs if k != key], (key, value))
 
 
+#: (seat, skips used)
+Skips = tuple[tuple[int, int], ...]
+#: (seat, target, day or night number)
+LastTargets = tuple[tuple[int, int, int], ...]
+
+
+def remembered(last: LastTargets, seat: int, target: int, when: int) -> LastTargets:
+    """``last`` with the seat's last counted choice now ``target`` on ``when``."""
+    return (*[x for x in last if x[0] != seat], (seat, target, when))
+
+
 def last_target(s: ForumState, seat: int) -> tuple[int, int]:
     """(target, day or night number) of the seat's last counted choice."""
     for k, target, when in s.last_target:
