@@ -15,7 +15,7 @@ import subprocess
 import sys
 import termios
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -25,14 +25,15 @@ ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]|\x1b\
 
 
 class Terminal:
-    """``companion`` on a pseudo-terminal of 160x48: keys in, text out."""
+    """``companion`` on a pseudo-terminal of 160x48: keys in, text out;
+    ``args``: the command's (none: the console as a host starts it)."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], args: Sequence[str] = ()) -> None:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 48, 160, 0, 0))
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli"],
+            [sys.executable, "-m", "companion.cli", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,

@@ -23,15 +23,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
-from .core.effects import Effect
+from .core.effects import Effect, Say
 from .core.events import Event
 from .core.rules import Ruleset
 from .core.state import Game
 from .ears.hearing import EarsSettings
 from .protocol.hostlog import HostLog
 from .runner.clock import Clock, Deadlines, FakeClock, GameClock
+from .runner.fallback import FallbackPlaces, FreeSpace, free_space
 from .runner.forum_clock import DeadlineWatch, local_now
 from .runner.journal import Journal
+from .runner.journal_watch import JournalWatch
 from .runner.loop import LiveLoop
 from .runner.session import GameSession
 from .seats.bridge import SeatsBridge
@@ -55,6 +57,9 @@ class TableSpec:
     voice: VoiceSettings = field(default_factory=VoiceSettings)
     seats: SeatsMode = "simulated"
     pin_map: Path | None = None  # for "gpio": the club's pin map (None: the shipped one)
+    #: for "gpio": seats whose button did not answer the self-test
+    #: (seats/silent.py): not listened to; the host's key stands in
+    silent_seats: frozenset[int] = frozenset()
     journal: Path | None = None  # a new game's journal (a resumed game brings its own)
     speed: float = 1.0  # game seconds per real second (demos and benches run faster)
     #: the loop in a thread of its own with a real-time priority; False: the
@@ -101,7 +106,11 @@ class TimingFigures:
 OnUpdate = Callable[[Update], None]
 #: (the input refused, why, the script line it came from if any)
 OnRefused = Callable[[Event, str, int | None], None]
-#: (what: "lost" | "back" | "failed", one line): the microphone's news for the host
+#: (what, one line): news from the table's parts for the host: the
+#: microphone's ("lost", "back", "failed", "words_off", "no_seats"), the
+#: voice's ("voice_lost", "voice_back") and the journal's ("disk_low",
+#: "journal_moved", "journal_in_memory", "journal_failed", "journal_ok";
+#: runner/journal_watch.py); docs/faults.md
 OnNotice = Callable[[str, str], None]
 
 
@@ -125,12 +134,17 @@ class LiveTable:
         speaker: Speaker | None = None,
         lang: str = "ru",
         wall: Callable[[], datetime] = local_now,
+        fallback: FallbackPlaces | None = None,
+        disk_free: FreeSpace = free_space,
     ) -> None:
         """``rules``/``seat_count``: the game about to be set up (its voice
         is prepared for them) or the resumed one. ``session``: a game rebuilt
         from its journal. ``seats``/``speaker``/``clock``: given parts instead
-        of those the spec names (tests, benches)."""
+        of those the spec names (tests, benches). ``fallback``: where the
+        journal goes on when its disk takes no more (default: the order of
+        runner/fallback.py); ``disk_free``: the free-space probe."""
         self.spec = spec
+        self._on_notice = on_notice
         self.outputs = outputs or Outputs(None, None)
         if session is None:
             journal = Journal.create(spec.journal) if spec.journal is not None else None
@@ -157,6 +171,7 @@ class LiveTable:
             # start on the audio clock (docs/architecture.md, timing).
             foresight=self.voice,
         )
+        self.journal_watch = self._journal_watch(fallback, disk_free)
         self.seats = seats if seats is not None else _open_seats(spec, seat_count, self.clock)
         self.bridge = (
             SeatsBridge(self.seats, self.submit, lambda: self.loop.game)
@@ -174,13 +189,33 @@ class LiveTable:
             self.deadlines.changed(session.game)  # a resumed game's open windows
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._watched = -1  # the inputs count the journal watch last saw
+
+    def _journal_watch(
+        self, fallback: FallbackPlaces | None, disk_free: FreeSpace
+    ) -> JournalWatch | None:
+        """A full disk never stops the game: the journal goes on elsewhere
+        (docs/faults.md), and the host hears of the disk well before."""
+        journal = self.session.journal
+        if journal is None:
+            return None
+        places = fallback or FallbackPlaces.default(disk_free)
+        journal.fallback = places
+        return JournalWatch(journal, places, self._notice, self._say, free=disk_free)
 
     def _ears(self, spec: TableSpec, rules: Ruleset, on_notice: OnNotice | None) -> Any:
         if spec.ears is None:
             return None
         from .ears.link import EarsLink  # numpy's and the detectors' imports: only when listening
 
-        playback = getattr(self.voice.speaker, "playback", None)
+        speaker: Any = self.voice.speaker
+        # The speaker's playback of the moment: a sound device opened again
+        # (voice/recovery.py) has a new one.
+        voice_until = (
+            (lambda: speaker.playback.sounding_until)
+            if getattr(speaker, "playback", None) is not None
+            else None
+        )
         return EarsLink(
             dataclasses.replace(spec.ears, phrases=rules.forbidden_words),
             self.submit,
@@ -188,7 +223,7 @@ class LiveTable:
             self.clock.now,
             speed=spec.speed,
             on_notice=on_notice,
-            voice_until=(lambda: playback.sounding_until) if playback is not None else None,
+            voice_until=voice_until,
         )
 
     # --- what the table is doing ---------------------------------------------
@@ -202,8 +237,9 @@ class LiveTable:
 
     @property
     def sound(self) -> bool:
-        """The voice is heard (False: captions only)."""
-        return self.voice.sound
+        """The voice is heard (False: captions only, or the sound device is
+        gone for now)."""
+        return self.voice.sound and bool(getattr(self.voice.speaker, "sound_now", True))
 
     def now(self) -> float:
         return self.clock.now()
@@ -251,6 +287,9 @@ class LiveTable:
         if self.spec.threaded and self._thread is None:
             self._thread = threading.Thread(target=self.loop.run, name="timer loop", daemon=True)
             self._thread.start()
+        watch = getattr(self.voice.speaker, "on_status", None)
+        if watch is not None:  # the sound device lost and back (voice/recovery.py)
+            watch(self._notice)
         if self.ears is not None and self.ears.started is False:
             self.ears.start()
         if self.deadlines is not None and self.spec.threaded:
@@ -258,6 +297,13 @@ class LiveTable:
 
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def last_beat(self) -> float | None:
+        """When the loop's thread last went round (``time.monotonic``), for
+        the service's watchdog; None when the loop has no thread of its own.
+        A dead thread's beat grows old like a hung one's."""
+        return self.loop.last_turn if self._thread is not None else None
 
     def join(self, timeout: float | None = None) -> None:
         if self._thread is not None:
@@ -304,6 +350,7 @@ class LiveTable:
         if self.deadlines is not None:
             self.deadlines.changed(after)
         self._post(Update(self.session.now, after, dict(self.session.timers.deadlines), ()))
+        self._after_input()
 
     def _effects(self, now: float, effects: tuple[Effect, ...]) -> None:
         self.voice(now, effects)
@@ -311,12 +358,38 @@ class LiveTable:
             self.host_log(now, effects)
         timers = dict(self.session.timers.deadlines)
         self._post(Update(now, self.session.game, timers, effects))
+        self._after_input()
+
+    def _after_input(self) -> None:
+        """Once per accepted input (both hooks may run for one)."""
+        session = self.session
+        if self.journal_watch is not None and session.inputs != self._watched:
+            self._watched = session.inputs
+            self.journal_watch.after_input(session.inputs, session.now)
 
     def _refused(self, event: Event, reason: str, line: int | None) -> None:
+        if self.journal_watch is not None:
+            self.journal_watch.refused()
         if self._on_refused is not None:
             self._on_refused(event, reason, line)
         else:
             log.warning("refused: %s", reason)
+
+    def _notice(self, what: str, line: str) -> None:
+        """News for the host (docs/faults.md): logged, and to the console."""
+        log.warning("%s: %s", what, line)
+        if self._on_notice is not None:
+            try:
+                self._on_notice(what, line)
+            except Exception:  # the console's trouble never stops the game
+                log.exception("the console could not be told of %s", what)
+
+    def _say(self, cue: str) -> None:
+        """One of the table's own cues (core/vocabulary.py TABLE_CUES)."""
+        try:
+            self.voice.say(Say(cue))
+        except Exception:  # the voice is not the game
+            log.exception("saying %s failed", cue)
 
     def _post(self, update: Update) -> None:
         if self._on_update is None:
@@ -336,7 +409,7 @@ def _open_seats(spec: TableSpec, count: int, clock: Clock) -> Seats | None:
     from .seats.pinmap import load_pinmap
 
     pinmap = load_pinmap(spec.pin_map or default_pin_map())
-    return GpioSeats(pinmap, clock=clock.now, pin_factory=pin_factory())
+    return GpioSeats(pinmap, clock=clock.now, pin_factory=pin_factory(), muted=spec.silent_seats)
 
 
 def default_pin_map() -> Path:

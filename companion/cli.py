@@ -1,5 +1,6 @@
 """The command line: ``companion [console|demo|replay|resume|rulesets|say|voices|
-selftest|config|protocol|verify-deal|listen|calibrate|models] ...``.
+selftest|config|protocol|verify-deal|listen|calibrate|models|doctor|backup|restore|update|
+players] ...``.
 
 ``companion`` alone opens the host's console. The commands over a past
 game (its protocol, its deal, a recording of it) are in ``cli_offline``.
@@ -18,7 +19,7 @@ import stat
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .cli_offline import (
     calibrate_command,
@@ -28,13 +29,17 @@ from .cli_offline import (
     protocol_command,
     protocol_parsers,
 )
+from .club_cli import COMMANDS as CLUB_COMMANDS
+from .club_cli import club_command, club_parsers
+from .doctor.command import doctor_command, doctor_parser
 from .ears.models import models_command, models_parser
 from .protocol import report
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
 from .runner.journal import Journal, JournalError
 from .runner.replay import ScriptReplay
 from .runner.script import ScriptError, ScriptLine, parse_lines, read_script
-from .seats.selftest import selftest_command
+from .seats.selftest_command import selftest_command, selftest_parser
+from .service import service_command, service_parser
 
 if TYPE_CHECKING:  # the voice stack (numpy, sounddevice) is loaded only by the commands that speak
     from .assembly import Outputs
@@ -57,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.lang = args.lang or "ru"
     try:
         if args.command in (None, "console"):
-            return _console(console_lang, getattr(args, "microphone", None))
+            return _console(console_lang, getattr(args, "microphone", None), args)
         if args.command == "demo":
             table = _replay(DEMO, None)
             _print(table, as_json=False, lang=args.lang)
@@ -66,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command in ("say", "voices"):
             _voice_command(args)
         elif args.command == "selftest":
-            return selftest_command(args.pins, args.timeout, args.lang)
+            return selftest_command(args)
         elif args.command == "rulesets":
             for name in available_rulesets():
                 print(name)
@@ -82,6 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return calibrate_command(args)
         elif args.command == "models":
             return models_command(args)
+        elif args.command == "service":
+            return service_command(args)
+        elif args.command in CLUB_COMMANDS:
+            return club_command(args)
+        elif args.command == "doctor":
+            return doctor_command(console_lang, args.json, args.no_sound)
     except BrokenPipeError:
         # The reader went away (``companion replay x | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -92,15 +103,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _console(lang: str | None, microphone: str | None = None) -> int:
+def _console(
+    lang: str | None, microphone: str | None = None, args: argparse.Namespace | None = None
+) -> int:
     """The host's console on the club's config (``companion config path``);
     ``microphone``: listen to this device (or ``file:REC.wav``) whatever
-    the config says."""
+    the config says; ``args``: ``--service``, ``--inputs``, ``--speed``
+    (docs/console.md)."""
     import dataclasses
 
     from .config import load_config
     from .console.app import ConsoleApp
 
+    service = _service_options(args)  # a broken script stops here, before the screen is taken
     config = load_config()
     if lang is not None:
         config = dataclasses.replace(config, lang=lang)  # type: ignore[arg-type]
@@ -118,8 +133,25 @@ def _console(lang: str | None, microphone: str | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         force=True,
     )
-    ConsoleApp(config).run()
-    return 0
+    app = ConsoleApp(config, **service)
+    app.run()
+    return app.return_code or 0  # 1 after a crash: the service's status says so
+
+
+def _service_options(args: argparse.Namespace | None) -> dict[str, Any]:
+    """``ConsoleApp``'s ``service``, ``inputs`` (the script read whole) and ``speed``."""
+    service = bool(getattr(args, "service", False))
+    inputs, speed = getattr(args, "inputs", None), getattr(args, "speed", None)
+    if speed is not None and inputs is None:
+        raise CliError("--speed: only with --inputs (the console's own games run on the clock)")
+    if speed is not None and not 0.01 <= speed <= 10_000:
+        raise CliError(f"--speed {speed:g}: give a number from 0.01 to 10000")
+    if inputs is None:
+        return {"service": service}
+    from .console.script_inputs import ScriptInputs
+
+    script = ScriptInputs.read(Path(inputs))
+    return {"service": True, "inputs": script, "speed": speed if speed is not None else 1.0}
 
 
 def _one_line(error: BaseException) -> str:
@@ -170,6 +202,18 @@ def _parser() -> argparse.ArgumentParser:
         help="listen for speech out of turn on this input (an index, part of a name, "
         "'' for the default, or file:REC.wav) whatever the config says",
     )
+    console.add_argument(
+        "--service",
+        action="store_true",
+        help="the service's start-up (systemd): an unfinished game is resumed without asking",
+    )
+    console.add_argument(
+        "--inputs",
+        metavar="SCRIPT",
+        help="rehearsals and benches: play this table script at the live table (implies "
+        "--service; after a restart it goes on after the inputs the journal holds)",
+    )
+    console.add_argument("--speed", type=float, help="with --inputs: play N times as fast (1)")
     sub.add_parser("demo", parents=[common], help="replay the demo game and print its protocol")
     replay = sub.add_parser("replay", parents=[play], help="run a table script")
     replay.add_argument("script")
@@ -178,11 +222,7 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("journal")
     resume.add_argument("--script", help="continue with this script after the journaled lines")
     sub.add_parser("rulesets", parents=[common], help="list the rulesets")
-    selftest = sub.add_parser(
-        "selftest", parents=[common], help="light each seat, ask for its button"
-    )
-    selftest.add_argument("--pins", default="default", help="pin map: hardware/NAME.toml or a path")
-    selftest.add_argument("--timeout", type=float, default=10.0, help="seconds per seat (10)")
+    selftest_parser(sub, common)
     say = sub.add_parser("say", parents=[common, voice], help="speak one cue, to try a voice")
     say.add_argument("cue", help="a cue of the phrase catalogue, e.g. vote_question")
     say.add_argument("args", nargs="*", help="NAME=VALUE, e.g. seat=3")
@@ -195,6 +235,9 @@ def _parser() -> argparse.ArgumentParser:
     listen_parser(sub)
     calibrate_parser(sub, common)
     models_parser(sub, common)
+    service_parser(sub, common)
+    club_parsers(sub, common)
+    doctor_parser(sub, common)
     protocol_parsers(sub, common)
     return parser
 

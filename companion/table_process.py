@@ -27,6 +27,7 @@ import queue
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
@@ -38,6 +39,7 @@ from .core.events import Event
 from .core.rules import Ruleset
 from .core.state import Game
 from .runner.clock import GameClock
+from .runner.sd_notify import waiting
 from .table_wire import StateReceiver, StateSender
 
 log = logging.getLogger(__name__)
@@ -48,6 +50,9 @@ BUILD_TIMEOUT_S = 60.0
 SWITCH_INTERVAL_S = 0.0002
 #: how long a closing table may take before its process is killed
 CLOSE_TIMEOUT_S = 5.0
+#: how often the table's process tells the console when its loop last went
+#: round (the service's watchdog: runner/sd_notify.py)
+BEAT_EVERY_S = 1.0
 
 
 class TableFailed(RuntimeError):
@@ -65,6 +70,10 @@ class TableOrder:
     seat_count: int
     lang: str = "ru"
     resume: Path | None = None
+    #: seconds (of the wall clock) the table's clock starts behind the game:
+    #: a scripted source (console/script_inputs.py) hands each line over that
+    #: long before the table's clock reaches it, so no timer can fire first
+    lag: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +148,8 @@ class TableWorker:
         self._used = True
         try:
             self._orders.send(order)
-            if not self._news.poll(BUILD_TIMEOUT_S):
+            # A build has its own bound: systemd's watchdog is fed meanwhile.
+            if not waiting(self._news.poll, BUILD_TIMEOUT_S):
                 raise TableFailed(f"the table's process did not answer in {BUILD_TIMEOUT_S:.0f} s")
             kind, body = self._news.recv()
         except (OSError, EOFError) as error:
@@ -181,6 +191,9 @@ class TableProcess:
         self._latest = self._states.unpack_update(ready.update)
         self._on_update, self._on_refused, self._on_lost = on_update, on_refused, on_lost
         self._on_notice = on_notice
+        #: when the table's loop last went round (``time.monotonic``), as its
+        #: process last said: the service's watchdog reads it
+        self.last_beat: float | None = time.monotonic()
         self._send_lock = threading.Lock()
         self._answers: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._closing = False
@@ -196,8 +209,17 @@ class TableProcess:
     def now(self) -> float:
         return self.clock.now()
 
-    def submit(self, event: Event) -> None:
-        self._tell(("submit", event))
+    def submit(
+        self,
+        event: Event,
+        *,
+        at: float | None = None,
+        line: int | None = None,
+        ruleset: str | None = None,
+    ) -> None:
+        """An input; ``at``/``line``/``ruleset`` as ``LiveTable.submit``
+        (a script's input: its time, its line, a setup's ruleset name)."""
+        self._tell(("submit", event, at, line, ruleset))
 
     def pump(self) -> None:
         """Nothing to do: the table's own loop takes what is sent."""
@@ -252,6 +274,8 @@ class TableProcess:
             elif kind == "notice":
                 if self._on_notice is not None:
                     self._on_notice(*body)
+            elif kind == "beat":
+                self.last_beat = body
             elif kind == "timing":
                 self._answers.put(body)
             elif kind == "closed":
@@ -284,13 +308,18 @@ def serve(orders: Connection, news: Connection, log_file: Path | None, voice: An
         speaker.close()  # the settings changed: the table opens its own
         speaker = None
     outbox: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
-    sender = threading.Thread(target=_send_news, args=(news, outbox), name="news", daemon=True)
     try:
         table, warnings = _build(assembly, order, outbox, speaker)
     except Exception as error:  # one line for the host, the whole story in the log
         log.exception("the table could not be built")
         news.send(("failed", _one_line(error)))
         return
+    sender = threading.Thread(
+        target=_send_news,
+        args=(news, outbox, lambda: table.loop.last_turn),
+        name="news",
+        daemon=True,
+    )
     clock = table.clock
     outbox.put(("ready", TableReady(
         spec=table.spec,
@@ -358,6 +387,7 @@ def _build(
         # Every cue is in the console's log already; captions go nowhere.
         outputs=assembly.Outputs(captions=open(os.devnull, "w"), host_log=None),  # noqa: SIM115
         session=session,
+        clock=_lagging_clock(order, session.now if session is not None else 0.0),
         on_update=updated,
         on_refused=refused,
         on_notice=notice,
@@ -365,6 +395,15 @@ def _build(
         lang=order.lang,
     )
     return table, warnings
+
+
+def _lagging_clock(order: TableOrder, start: float) -> GameClock | None:
+    """The game clock ``order.lag`` seconds behind ``start`` (None: no lag,
+    the table's own clock)."""
+    if not order.lag:
+        return None
+    speed = order.spec.speed
+    return GameClock(start_at=start - order.lag * speed, speed=speed)
 
 
 def _take_orders(table: Any, orders: Connection, outbox: queue.SimpleQueue[Any]) -> None:
@@ -375,7 +414,8 @@ def _take_orders(table: Any, orders: Connection, outbox: queue.SimpleQueue[Any])
             return  # the console went away: close the table, keep the journal
         kind = message[0]
         if kind == "submit":
-            table.submit(message[1])
+            _, event, at, line, ruleset = message
+            table.submit(event, at=at, line=line, ruleset=ruleset)
         elif kind == "seat":
             seats = table.simulated_seats
             if seats is not None:
@@ -386,11 +426,28 @@ def _take_orders(table: Any, orders: Connection, outbox: queue.SimpleQueue[Any])
             return
 
 
-def _send_news(news: Connection, outbox: queue.SimpleQueue[tuple[str, Any] | None]) -> None:
+def _send_news(
+    news: Connection,
+    outbox: queue.SimpleQueue[tuple[str, Any] | None],
+    last_turn: Callable[[], float],
+) -> None:
     """Packing and pickling a state take a millisecond or so: done here,
-    never on the loop's thread."""
+    never on the loop's thread. Every ``BEAT_EVERY_S`` the loop's last turn
+    goes up too: the loop's own stamp, so a hung loop sends an old one."""
     states = StateSender()
-    while (item := outbox.get()) is not None:
+    beat_due = time.monotonic() + BEAT_EVERY_S  # "ready", queued already, goes first
+    while True:
+        now = time.monotonic()
+        if now >= beat_due:
+            beat_due = now + BEAT_EVERY_S
+            item: tuple[str, Any] | None = ("beat", last_turn())
+        else:
+            try:
+                item = outbox.get(timeout=beat_due - now)
+            except queue.Empty:
+                continue
+        if item is None:
+            return
         kind, body = item
         if kind == "update":
             body = states.pack_update(body)

@@ -44,7 +44,14 @@ class FakeLater:
 
 
 class SeatTable:
-    def __init__(self, pinmap: PinMap | None = None, factory: Any = None) -> None:
+    def __init__(
+        self,
+        pinmap: PinMap | None = None,
+        factory: Any = None,
+        silent: frozenset[int] = frozenset(),
+    ) -> None:
+        """``silent``: seats whose button the last self-test found silent
+        (not listened to; the table's spec names them, as the console's)."""
         self.pinmap = pinmap or load_pinmap("default")
         self.clock = FakeClock(1000.0)
         self.later = FakeLater(self.clock)
@@ -55,10 +62,17 @@ class SeatTable:
             later=self.later,
             pin_factory=self.factory,
             ticker=False,
+            muted=silent,
         )
         self.said: list[str] = []
+        self.listeners: list[Callable[[Update], None]] = []  # e.g. a table screen's show_update
         self.table = LiveTable(
-            TableSpec(voice=VoiceSettings(captions_only=True), seats="gpio", threaded=False),
+            TableSpec(
+                voice=VoiceSettings(captions_only=True),
+                seats="gpio",
+                threaded=False,
+                silent_seats=silent,
+            ),
             load_ruleset("tournament"),
             len(self.pinmap.seats),
             clock=self.clock,
@@ -69,6 +83,8 @@ class SeatTable:
 
     def _update(self, update: Update) -> None:
         self.said += [e.cue for e in update.effects if isinstance(e, Say)]
+        for listener in self.listeners:
+            listener(update)
 
     @property
     def game(self) -> Game:

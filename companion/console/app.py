@@ -3,34 +3,29 @@
 Start-up: the club's config says what the table is made of (on a Pi its
 pin map and sound device; anywhere else a simulated table: the keys press
 the seat buttons, the voice goes to the default sound device or, without
-one, to captions). An unfinished game's journal is offered for resuming;
-otherwise the set-up screen opens. One table per game, in a process of
-its own (``table_process``: a spare one is spawned while the set-up screen
-shows); the thread that reads its news never calls into the app: it posts
-``TableUpdated``, ``TableRefused`` and ``TableLost`` messages. Tests run the
-table in the app's process on a fake clock (``LiveTable``, unthreaded).
+one, to captions). An unfinished game's journal is offered for resuming
+(``--service``, the start-up after a power cut: resumed without asking);
+otherwise the set-up screen opens. This module shows the screens; the
+tables, one per game, are built and resumed by ``table_host`` (in a
+process of their own), whose threads only post messages here.
+``--inputs SCRIPT`` plays a table script at the live table
+(``script_inputs``: rehearsals, the fault bench).
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
-import io
 import logging
-import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.app import App, ComposeResult
-from textual.containers import VerticalScroll
+from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
 
 from ..config import Config
-from ..core.events import Event, GameSetUp
+from ..core.events import GameSetUp
 from ..core.rules import Ruleset
 from ..core.views import phase_name
 from ..protocol import archive
@@ -38,95 +33,33 @@ from ..protocol.report import protocol as protocol_lines
 from ..roster import load_roster, remember
 from ..rulesets import available_rulesets, load_ruleset
 from ..runner.clock import Clock
-from ..runner.resume import resume_journal, unfinished_game
-from ..runner.session import GameSession
+from ..runner.resume import Unfinished, unfinished_game
+from ..runner.script import ScriptError, ScriptLine
+from ..runner.sd_notify import ServiceWatchdog
+from ..runner.sd_notify import notify as sd_notify
 from .dialogs import AskYesNo
 from .forum_screen import ForumScreen
 from .forum_setup import first_game_day
+from .protocol_screen import ProtocolScreen
+from .script_inputs import LAG_S, ScriptInputs, journal_records, line_number, played_in
 from .setup_screen import SetupScreen
+from .table_host import TableHost, TableLost, TableNotice, TableRefused, TableUpdated
 from .table_screen import TableScreen
-from .words import Words
+from .words import PART_NOTICES, Words
 
-if TYPE_CHECKING:  # the voice stack (numpy, PortAudio) loads while the set-up screen shows
-    from ..assembly import LiveTable, Update
-    from ..ears.hearing import EarsSettings
-    from ..table_process import TableProcess, TableWorker
-    from ..voice.settings import VoiceSettings
+if TYPE_CHECKING:
     from ..voice.speaker import Speaker
-
-    AnyTable = LiveTable | TableProcess
+    from .table_host import AnyTable
 
 log = logging.getLogger(__name__)
 
-#: what a table needs and the set-up screen does not: loaded in the background
-TABLE_MODULES = ("companion.assembly",)
 
+class ScriptFed(Message):
+    """The scripted source has handed over its last line."""
 
-def _preload() -> None:
-    for name in TABLE_MODULES:
-        try:
-            importlib.import_module(name)
-        except Exception:  # the table will say what is wrong when it is built
-            log.exception("preloading %s failed", name)
-
-
-class TableUpdated(Message):
-    def __init__(self, update: Update, table: int) -> None:
+    def __init__(self, table: int) -> None:
         super().__init__()
-        self.update = update
-        self.table = table  # which game's table: a closed one's last words are dropped
-
-
-class TableRefused(Message):
-    def __init__(self, reason: str, table: int) -> None:
-        super().__init__()
-        self.reason = reason
         self.table = table
-
-
-class TableLost(Message):
-    """The table's process died: the journal holds the game, resume it."""
-
-    def __init__(self, reason: str, table: int) -> None:
-        super().__init__()
-        self.reason = reason
-        self.table = table
-
-
-class TableNotice(Message):
-    """News from the table's parts for the host (the microphone lost, back)."""
-
-    def __init__(self, what: str, line: str, table: int) -> None:
-        super().__init__()
-        self.what = what
-        self.line = line
-        self.table = table
-
-
-class _Discard(io.StringIO):
-    """Captions go to the console's log (every spoken line is there), not to
-    the terminal the app draws on."""
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-
-class ProtocolScreen(Screen[None]):
-    """The finished game's protocol; Escape goes back to the table (an undo
-    there re-opens the game), ``n`` sets up the next one."""
-
-    def __init__(self, words: Words, lines: list[str], saved: str) -> None:
-        super().__init__()
-        self.words, self.lines, self.saved = words, lines, saved
-        self._bindings.bind("n", "app.new_game", words("key.new_game"))
-        self._bindings.bind("escape", "app.pop_screen", words("key.back"))
-
-    def compose(self) -> ComposeResult:
-        yield Static(self.words("protocol_title"), classes="title")
-        with VerticalScroll(id="protocol"):
-            yield Static("\n".join(self.lines))
-        yield Static(self.saved, id="saved")
-        yield Footer()
 
 
 class ConsoleApp(App[None]):
@@ -141,43 +74,80 @@ class ConsoleApp(App[None]):
         speaker: Speaker | None = None,
         now: Callable[[], datetime] = datetime.now,
         seed: int | None = None,
+        service: bool = False,
+        inputs: ScriptInputs | None = None,
+        speed: float = 1.0,
     ) -> None:
         """``clock(start_at)``, ``threaded=False``, ``speaker``, ``now``,
         ``seed``: parts the tests give (a fake clock they move, the loop run
         on the app's thread, a speaker they read, a fixed date and deal).
-        Without them the table runs in a process of its own."""
+        Without them the table runs in a process of its own. ``service``:
+        the service's start-up (an unfinished game resumed without asking);
+        ``inputs``: a script played at the table (implies ``service``),
+        ``speed`` times as fast."""
         super().__init__()
         self.config = config
         self.words = Words(config.lang)
         self.title = self.words("title")
-        self._clock = clock
-        self._threaded = threaded
-        self._speaker = speaker
         self._now = now
         self._seed = seed
-        self.table: AnyTable | None = None
-        # The table in its own process unless a test gives parts of it.
-        self.own_process = threaded and clock is None and speaker is None
-        self._spare: TableWorker | None = None
-        self.tables = 0  # tables built so far; the current one's number
-        self.journal_path: Path | None = None
+        self.inputs = inputs
+        self.service = service or inputs is not None
+        self.host = TableHost(
+            config,
+            self.post_message,
+            clock=clock,
+            threaded=threaded,
+            speaker=speaker,
+            now=now,
+            speed=speed,
+            lag=LAG_S if inputs is not None else 0.0,
+        )
         self.saved_protocol: list[Path] = []
         self._bindings.bind("ctrl+q", "quit", self.words("key.quit"), priority=True)
+        # systemd's watchdog (the service): pinged from this loop's timer only
+        # while the table's loop has turned lately, so a hang of either stops it.
+        self.watchdog = ServiceWatchdog(self._table_beat)
+
+    # What the screens, tests and benches read of the table (table_host.py).
+    @property
+    def table(self) -> AnyTable | None:
+        return self.host.table
+
+    @property
+    def own_process(self) -> bool:
+        return self.host.own_process
+
+    @property
+    def journal_path(self) -> Path | None:
+        return self.host.journal_path
+
+    def _table_beat(self) -> float | None:
+        """When the table's loop last went round (None: no table)."""
+        table = self.table
+        return table.last_beat if table is not None else None
 
     # --- start-up ------------------------------------------------------------------
     def on_mount(self) -> None:
+        if self.watchdog.enabled:
+            self.set_interval(1.0, self.watchdog.tick)
         # Import the table's parts while the host looks at the first screen:
         # the start-up shows a screen sooner, and F5 finds them loaded. The
         # spare table process starts once the first screen is drawn, so that
         # it does not compete with drawing it.
         if self.own_process:
-            self.call_after_refresh(self._spare_for_next_game)
+            self.call_after_refresh(self.host.spare_for_next_game)
         else:
-            threading.Thread(target=_preload, name="preload", daemon=True).start()
+            self.host.preload()
         found = unfinished_game(self.config.paths.journals, load_ruleset)
-        if found is None:
+        if self.service:
+            self._service_start(found)
+        elif found is None:
             self.action_new_game()
-            return
+        else:
+            self._ask_to_resume(found)
+
+    def _ask_to_resume(self, found: Unfinished) -> None:
         question = self.words(
             "resume_question",
             file=found.path.name,
@@ -193,51 +163,38 @@ class ConsoleApp(App[None]):
 
         self.push_screen(AskYesNo(question, self.words("resume"), self.words("new_game")), answered)
 
-    def _spare_for_next_game(self) -> None:
-        if self.table is None:  # not if a game began meanwhile: one sound stream at a time
-            self._spawn_spare()
+    def _service_start(self, found: Unfinished | None) -> None:
+        """The service's start-up: the power came back and nobody may be at
+        the keyboard, so an unfinished game goes on at once; else the set-up
+        screen, or with ``--inputs`` the script's game (unless its journal
+        shows it played already)."""
+        if found is not None:
+            if self.resume(found.path):
+                resumed = self.words("service_resumed", file=found.path.name)
+                self.notify(resumed, severity="warning", timeout=30)
+            else:
+                self.action_new_game()  # the journal is kept; the host decides (docs/journal.md)
+            return
+        if self.inputs is None:
+            self.action_new_game()
+            return
+        played = played_in(self.config.paths.journals, self.inputs)
+        if played is not None:
+            self.action_new_game()
+            self.notify(self.words("script_played", file=played.name), timeout=30)
+            return
+        self._start_script(self.inputs)
 
-    def _spawn_spare(self) -> None:
-        """A table process made ready while the host looks at a screen."""
-        if self._spare is None:
-            from ..table_process import TableWorker
-
-            self._spare = TableWorker(_log_file(), self._voice_settings())
-
-    def _voice_settings(self) -> VoiceSettings:
-        from ..voice.settings import VoiceSettings
-
-        voice = self.config.voice
-        return VoiceSettings(
-            lang=self.config.lang,
-            voice=voice.voice,
-            rate=voice.rate,
-            pack=voice.pack,
-            device=voice.device,
-            captions_only=voice.captions_only,
-            latency=voice.latency,
-        )
-
-    def _ears_settings(self) -> EarsSettings | None:
-        from ..ears.hearing import EarsSettings
-
-        mic = self.config.microphone
-        if not mic.listen:
-            return None
-        return EarsSettings(
-            device=mic.device,
-            layout=mic.layout,  # type: ignore[arg-type]  # checked by the config's reader
-            channels=mic.channels,
-            detector=mic.detector,  # type: ignore[arg-type]
-            calibration=mic.calibration,
-            words_model=mic.words_model or "",
-            words_threshold=mic.words_threshold,
-        )
+    def on_ready(self) -> None:
+        """The first screen is drawn: systemd's ``READY=1`` (a no-op outside
+        the service: runner/sd_notify.py). Not after a refresh: a game's
+        stream of updates can hold that back for as long as it runs."""
+        sd_notify("READY=1")
 
     def action_new_game(self) -> None:
-        self._close_table()
+        self.host.close()
         if self.own_process:
-            self.call_after_refresh(self._spare_for_next_game)
+            self.call_after_refresh(self.host.spare_for_next_game)
         roster = load_roster(self.config.paths.roster).names()
         screen = SetupScreen(
             self.words,
@@ -260,134 +217,69 @@ class ConsoleApp(App[None]):
         self.push_screen(screen)
 
     def start_game(self, setup: GameSetUp, commitment: str | None) -> None:
-        self._close_table()  # one table at a time: the last game's journal let go
-        folder = self.config.paths.journals
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        stem = f"{self._now():%Y-%m-%d_%H-%M-%S}"
-        self.journal_path = folder / f"{stem}.jsonl"
-        for n in range(2, 1000):  # two games begun within a second
-            if not self.journal_path.exists():
-                break
-            self.journal_path = folder / f"{stem}-{n}.jsonl"
+        intro = [self.words("commitment", hash=commitment)] if commitment else []
+        self._begin(setup, intro)
+
+    def _begin(
+        self,
+        setup: GameSetUp,
+        intro: list[str],
+        *,
+        at: float | None = None,
+        line: int | None = None,
+        ruleset: str | None = None,
+    ) -> bool:
+        """A new game's table, its screen, then its setup; ``at``/``line``/
+        ``ruleset``: a script's setup line. False: the table was not built
+        (the host is told why)."""
         try:
-            self.table = self._table(setup.ruleset, setup.seats, None, self.journal_path)
+            table = self.host.open_new(setup.ruleset, setup.seats)
         except Exception as error:  # TableFailed, a pin map, a device: said, not raised
             self._failed(error)
-            return
-        intro = [self.words("commitment", hash=commitment)] if commitment else []
+            return False
         self._show_table(setup.seats, intro, setup.ruleset)
-        self.table.submit(setup)
+        table.submit(setup, at=at, line=line, ruleset=ruleset)
         names = [name for name in setup.names if name]
         if names:
             remember(self.config.paths.roster, names, self._now().date())
+        return True
 
-    def resume(self, path: Path) -> None:
-        self._close_table()
+    def resume(self, path: Path) -> bool:
+        """The game of the journal ``path`` taken up again (with
+        ``--inputs``, the script goes on after its journaled lines)."""
+        records = None
+        if self.inputs is not None:
+            try:  # read before the table takes the journal and writes on
+                records = journal_records(path)
+            except (OSError, ValueError) as error:
+                log.warning("%s: %s", path, error)  # the resume says what is wrong
         try:
-            if self.own_process:  # the table's process takes the journal and rebuilds the game
-                self.table = self._table(None, 0, None, None, resume=path)
-                warnings = list(getattr(self.table, "warnings", ()))
-            else:
-                resumed = resume_journal(path, load_ruleset)
-                warnings = resumed.warnings
-                game = resumed.session.game
-                assert game is not None
-                self.table = self._table(game.rules, len(game.seats), resumed.session, None)
+            warnings = self.host.resume(path)
         except Exception as error:
             self._failed(error)
-            return
+            return False
         for warning in warnings:
             self.notify(warning, severity="warning")
-        game = self.table.game
+        game = self.host.table.game if self.host.table is not None else None
         assert game is not None
-        self.journal_path = path
         self._show_table(len(game.seats), rules=game.rules)
+        if self.inputs is not None and records is not None:
+            self._go_on_with_script(self.inputs, records)
+        return True
 
     def _failed(self, error: BaseException) -> None:
         log.error("the table could not be built: %s", error, exc_info=error)
         self.notify(self.words("table_failed", error=error), severity="error", timeout=30)
 
-    def _table(
-        self,
-        rules: Ruleset | None,
-        seats: int,
-        session: GameSession | None,
-        journal: Path | None,
-        *,
-        resume: Path | None = None,
-    ) -> AnyTable:
-        from ..assembly import LiveTable, Outputs, TableSpec
-
-        config = self.config
-        spec = TableSpec(
-            voice=self._voice_settings(),
-            ears=self._ears_settings(),
-            seats=config.seats.effective_mode(),
-            pin_map=config.seats.pin_map,
-            journal=journal,
-            threaded=self._threaded,
-        )
-        number = self.tables + 1
-        if self.own_process:
-            from ..table_process import TableOrder
-
-            self._spawn_spare()
-            worker, self._spare = self._spare, None
-            assert worker is not None
-            built = worker.build(
-                TableOrder(spec, rules, seats, config.lang, resume),
-                functools.partial(self._post_update, number),
-                functools.partial(self._post_refusal, number, None),
-                functools.partial(self._post_lost, number),
-                functools.partial(self._post_notice, number),
-            )
-            self.tables = number
-            return built
-        assert rules is not None
-        start = session.now if session is not None else 0.0
-        table = LiveTable(
-            spec,
-            rules,
-            seats,
-            outputs=Outputs(captions=_Discard(), host_log=None),
-            session=session,
-            clock=self._clock(start) if self._clock is not None else None,
-            on_update=functools.partial(self._post_update, self.tables + 1),
-            on_refused=functools.partial(self._post_refusal, self.tables + 1),
-            on_notice=functools.partial(self._post_notice, self.tables + 1),
-            speaker=self._speaker,
-            lang=config.lang,
-            wall=self._now,  # the forum game's deadlines on the app's clock
-        )
-        self.tables += 1
-        table.start()
-        return table
-
-    # The loop's thread only posts: Textual's post_message is thread-safe.
-    def _post_update(self, number: int, update: Update) -> None:
-        self.post_message(TableUpdated(update, number))
-
-    def _post_refusal(
-        self, number: int, event: Event | None, reason: str, line: int | None
-    ) -> None:
-        self.post_message(TableRefused(reason, number))
-
-    def _post_lost(self, number: int, reason: str) -> None:
-        self.post_message(TableLost(reason, number))
-
-    def _post_notice(self, number: int, what: str, line: str) -> None:
-        self.post_message(TableNotice(what, line, number))
-
     def _show_table(
         self, seats: int, intro: list[str] | None = None, rules: Ruleset | None = None
     ) -> None:
-        assert self.table is not None
+        table = self.table
+        assert table is not None
         if rules is not None and rules.procedure == "forum":
-            self._only(
-                ForumScreen(self.table, self.words, self.parts_line(), intro or [], self._now)
-            )
+            self._only(ForumScreen(table, self.words, self.parts_line(), intro or [], self._now))
             return
-        self._only(TableScreen(self.table, self.words, self.parts_line(), intro or [], seats))
+        self._only(TableScreen(table, self.words, self.parts_line(), intro or [], seats))
 
     def parts_line(self) -> str:
         """Which parts of the table are real and which simulated."""
@@ -404,9 +296,41 @@ class ConsoleApp(App[None]):
             parts.append(w("journal_part", path=self.journal_path.name))
         return " · ".join(parts)
 
+    # --- a script at the table (--inputs) ---------------------------------------------
+    def _start_script(self, inputs: ScriptInputs) -> None:
+        """The script's game from its setup line, then its inputs."""
+        setup = inputs.setup
+        line, ruleset = line_number(setup), inputs.ruleset
+        if self._begin(inputs.game_setup, [], at=setup.at, line=line, ruleset=ruleset):
+            self._feed(inputs.after_setup())
+
+    def _go_on_with_script(self, inputs: ScriptInputs, records: list[dict[str, object]]) -> None:
+        """After a resume: the script's lines the journal does not hold, if
+        the game is the script's; nothing is fed into another game."""
+        if not inputs.began(records):
+            self.notify(self.words("script_other_game", file=inputs.path.name), severity="warning")
+            return
+        try:
+            self._feed(inputs.rest(records))
+        except ScriptError as error:
+            self.notify(self.words("script_stopped", reason=error), severity="error", timeout=30)
+
+    def _feed(self, lines: list[ScriptLine]) -> None:
+        number = self.host.number
+
+        def done() -> None:
+            self.post_message(ScriptFed(number))
+
+        if not self.host.feed(lines, done):
+            log.warning("the script is not fed: the table has no real clock")
+
+    def on_script_fed(self, message: ScriptFed) -> None:
+        if message.table == self.host.number and self.inputs is not None:
+            self.notify(self.words("script_fed", file=self.inputs.path.name), timeout=15)
+
     # --- what the table posts ---------------------------------------------------------
     def on_table_updated(self, message: TableUpdated) -> None:
-        if message.table != self.tables:
+        if message.table != self.host.number:
             return
         screen = self.screen
         if isinstance(screen, TableScreen | ForumScreen):
@@ -418,33 +342,42 @@ class ConsoleApp(App[None]):
     def on_table_lost(self, message: TableLost) -> None:
         """The table's process died (a crash, a kill): every accepted input
         is in the journal, so the game goes on from it in a new process."""
-        if message.table != self.tables or self.journal_path is None:
+        path = self.journal_path
+        if message.table != self.host.number or path is None:
             return
-        log.error("%s; resuming %s", message.reason, self.journal_path)
+        log.error("%s; resuming %s", message.reason, path)
         self.notify(self.words("table_lost", reason=message.reason), severity="error", timeout=15)
-        table, self.table = self.table, None
-        if table is not None:
-            table.close()
-        self.resume(self.journal_path)
+        self.host.close()
+        self.resume(path)
 
     def on_table_notice(self, message: TableNotice) -> None:
-        if message.table != self.tables:
+        if message.table != self.host.number:
             return
+        what = message.what
         key = {
             "lost": "mic_lost",
             "back": "mic_back",
             "words_off": "mic_words_off",
             "no_seats": "mic_no_seats",
-        }.get(message.what, "mic_failed")
+        }.get(what, what if what in PART_NOTICES else "mic_failed")
+        if what in ("journal_moved", "journal_in_memory"):
+            self.host.journal_path = Path(message.line)  # the game's journal is there now
+        good = what in ("back", "voice_back", "journal_ok")
+        loud = what in ("journal_moved", "journal_in_memory", "journal_failed")
         self.notify(
             self.words(key, reason=message.line),
-            severity="information" if message.what == "back" else "warning",
-            timeout=15,
+            severity="information" if good else "error" if loud else "warning",
+            timeout=30 if loud else 15,
         )
 
     def on_table_refused(self, message: TableRefused) -> None:
-        if message.table != self.tables:
+        if message.table != self.host.number:
             return
+        if message.line is not None and self.host.feeding:
+            # As a replay stops at a refused line: the script and the game disagree.
+            self.host.stop_feeding()
+            reason = self.words("script_line_refused", line=message.line, reason=message.reason)
+            self.notify(self.words("script_stopped", reason=reason), severity="error", timeout=30)
         screen = self.screen
         if isinstance(screen, TableScreen | ForumScreen):
             screen.show_refusal(message.reason)
@@ -467,24 +400,16 @@ class ConsoleApp(App[None]):
         self.push_screen(ProtocolScreen(self.words, lines, saved))
 
     # --- the end ---------------------------------------------------------------------
-    def _close_table(self) -> None:
-        if self.table is not None:
-            self.table.close()
-            self.table = None
-
-    def _close_spare(self) -> None:
-        if self._spare is not None:
-            self._spare.discard()
-            self._spare = None
+    def _let_go_of_tables(self) -> None:
+        self.host.close()
+        self.host.close_spare()
 
     async def action_quit(self) -> None:
-        self._close_table()
-        self._close_spare()
+        self._let_go_of_tables()
         self.exit()
 
     def on_unmount(self) -> None:
-        self._close_table()
-        self._close_spare()
+        self._let_go_of_tables()
 
 
 def _forget_gone_widgets() -> None:
@@ -498,11 +423,3 @@ def _forget_gone_widgets() -> None:
         StylesCache.get_inner_outer.cache_clear()
     except (ImportError, AttributeError):  # a Textual that no longer has it
         pass
-
-
-def _log_file() -> Path | None:
-    """The file the console logs to (the table's process logs there too)."""
-    for handler in logging.getLogger().handlers:
-        if isinstance(handler, logging.FileHandler):
-            return Path(handler.baseFilename)
-    return None

@@ -69,6 +69,40 @@ def seat_look(game: Game, seat: Seat, words: Words, show_roles: bool) -> SeatLoo
     return SeatLook(text, tuple(classes))
 
 
+#: the number key of seats 10-12 (table_screen.SEAT_KEYS); 1-9 are their own
+KEY_SHOWN = {10: "0", 11: "-", 12: "="}
+
+
+def seat_key(number: int) -> str:
+    return KEY_SHOWN.get(number, str(number))
+
+
+def silent_seats(table: object) -> frozenset[int]:
+    """The seats whose real button the table does not listen to (the last
+    self-test found it silent: ``TableSpec.silent_seats``); none when the
+    seats are simulated (the keys are every seat's button then)."""
+    if getattr(table, "simulated_seats", None) is not None:
+        return frozenset()
+    return frozenset(getattr(getattr(table, "spec", None), "silent_seats", ()))
+
+
+def keyed(look: SeatLook, number: int, words: Words) -> SeatLook:
+    """A card whose button is not listened to: the key that stands in for it
+    on the flags line, and the class that draws its border."""
+    text = look.text.copy()
+    flags = text.plain.rsplit("\n", 1)[-1]
+    text.append(("  " if flags else "") + "⌨ " + words("silent_key", key_name=seat_key(number)))
+    return SeatLook(text, (*look.classes, "-silent"))
+
+
+def silent_line(seats: list[int], words: Words) -> str:
+    """The log's line for the seats whose keys stand in for their buttons."""
+    keys = ", ".join(seat_key(n) for n in seats)
+    if len(seats) == 1:
+        return words("silent_seat", seat=seats[0], key_name=keys)
+    return words("silent_seats", seats=", ".join(map(str, seats)), keys=keys)
+
+
 def _removal_at(game: Game) -> int:
     """The count at which the ladder removes a seat (the dots drawn)."""
     steps = [s.at for s in game.rules.ladder.steps if s.removal]

@@ -37,7 +37,16 @@ from ..core.table_state import current_turn, table_or_blank
 from ..protocol.hostlog import HostLog
 from ..voice.phrases import Catalogue
 from .dialogs import AskText, PickOne, seat_numbers
-from .seat_view import offence_name, phase_line, seat_look, timer_value, votes_line
+from .seat_view import (
+    keyed,
+    offence_name,
+    phase_line,
+    seat_look,
+    silent_line,
+    silent_seats,
+    timer_value,
+    votes_line,
+)
 
 if TYPE_CHECKING:
     from ..assembly import LiveTable, Update
@@ -112,6 +121,8 @@ class TableScreen(Screen[None]):
             self._bindings.bind(key, action, words(word), key_display=_KEY_SHOWN.get(key))
         self.catalogue = Catalogue.load(words.lang)
         self.host_lines = HostLog(lang=words.lang)
+        # Buttons the last self-test found silent: not listened to, keys stand in.
+        self.silent = silent_seats(table)
 
     # --- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -142,6 +153,7 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         for line in self.intro:
             self._log(line)
+        self._show_silent()
         self.set_interval(0.1, self.tick)
         game = self.update_seen.game if self.update_seen is not None else self.table.game
         if game is not None:
@@ -161,6 +173,17 @@ class TableScreen(Screen[None]):
                 # shown, like the roles, only while the host reveals them.
                 secret = isinstance(effect, TellHost) and effect.what in SECRET
                 self._log(f"{_clock(update.at)}  {line}", secret)
+
+    def _show_silent(self) -> None:
+        """Say once which seats the keys play for, and title their cards."""
+        seats = sorted(n for n in self.silent if n <= self.seat_count)
+        if not seats:
+            return
+        line = silent_line(seats, self.words)
+        self._log(line)
+        self.notify(line, severity="warning", timeout=15)
+        for n in seats:
+            self.query_one(f"#seat-{n}", SeatCard).border_title = self.words("silent_title")
 
     def _log(self, line: str, secret: bool = False) -> None:
         self.log_lines.append((line, secret))
@@ -198,6 +221,8 @@ class TableScreen(Screen[None]):
         for seat in game.seats:
             for card in self.query(f"#seat-{seat.number}"):
                 look = seat_look(game, seat, self.words, self.show_roles)
+                if seat.number in self.silent:
+                    look = keyed(look, seat.number, self.words)
                 assert isinstance(card, Static)
                 card.update(look.text)
                 card.set_classes(" ".join(look.classes))

@@ -5,6 +5,20 @@ from __future__ import annotations
 from ..core.events import WORD_REASON
 from ..protocol.report import FLAG_WORDS
 
+#: News from the table's parts whose kind is its own key here, the line its
+#: reason (the microphone's kinds have keys of their own: mic_lost ...):
+#: the sound device's (voice/recovery.py) and the journal's disk
+#: (runner/journal_watch.py); docs/faults.md
+PART_NOTICES = (
+    "voice_lost",
+    "voice_back",
+    "disk_low",
+    "journal_moved",
+    "journal_in_memory",
+    "journal_failed",
+    "journal_ok",
+)
+
 RU: dict[str, str] = {
     "title": "Компаньон ведущего",
     "setup_title": "Новая игра",
@@ -35,6 +49,18 @@ RU: dict[str, str] = {
     "mic_failed": "Микрофон не слушает ({reason})",
     "mic_words_off": "Запрещённые слова не слушаются: {reason}",
     "mic_no_seats": "Микрофоны не различают места: {reason}",
+    # the table's parts lost and back, the journal's disk (docs/faults.md);
+    # the notice's kind is the key, its line the reason
+    "voice_lost": "Звук пропал ({reason}): реплики только на экране, пока он не вернётся",
+    "voice_back": "Звук вернулся ({reason})",
+    "disk_low": "На диске журнала мало места: {reason}. Освободите место",
+    "journal_moved": "Диск журнала не принимает записи: игра пишется в {reason}",
+    "journal_in_memory": (
+        "Диск журнала не принимает записи: игра пишется в память ({reason}) и пропадёт "
+        "при отключении питания. Освободите место или вставьте флешку"
+    ),
+    "journal_failed": "Журнал не пишется ({reason}): ходы не принимаются. Освободите место",
+    "journal_ok": "Журнал снова пишется ({reason})",
     "journal_part": "Журнал: {path}",
     "hold_on": "удержание",
     "hold_off": "нажатие",
@@ -77,6 +103,16 @@ RU: dict[str, str] = {
     "refused": "Не принято: {reason}",
     "table_failed": "Стол не запущен: {error}",
     "table_lost": "Стол перезапущен из журнала: {reason}",
+    "service_resumed": "Игра продолжена после перезапуска ({file})",
+    "script_played": "Сценарий уже сыгран: {file}",
+    "script_fed": "Сценарий {file} подан до конца",
+    "script_other_game": "Незаконченная игра — не из сценария {file}: его строки не подаются",
+    "script_stopped": "Сценарий остановлен: {reason}",
+    "script_line_refused": "строка {line} не принята ({reason})",
+    "silent_title": "кнопка не отвечает",
+    "silent_key": "клавиша {key_name}",
+    "silent_seat": "Кнопка места {seat} не ответила на самопроверке: её нажатия не слушаются, за неё — клавиша {key_name}.",
+    "silent_seats": "Кнопки мест {seats} не ответили на самопроверке: их нажатия не слушаются, за них — клавиши {keys}.",
     "ask_nominate": "Выставить: номер (выставляет говорящий) или «кто кого»",
     "ask_offence_seat": "Нарушение: номер игрока",
     "ask_offence": "Нарушение игрока {seat}: начните вводить, Enter — выбрать",
@@ -156,6 +192,16 @@ EN: dict[str, str] = {
     "mic_failed": "The microphone is not listening ({reason})",
     "mic_words_off": "Forbidden words are not listened for: {reason}",
     "mic_no_seats": "The microphones cannot tell the seats: {reason}",
+    "voice_lost": "The sound is gone ({reason}): cues on the screen only until it is back",
+    "voice_back": "The sound is back ({reason})",
+    "disk_low": "The journal's disk is nearly full: {reason}. Free some space",
+    "journal_moved": "The journal's disk takes no more: the game is journaled in {reason}",
+    "journal_in_memory": (
+        "The journal's disk takes no more: the game is journaled in memory ({reason}) and "
+        "lost at a power cut. Free some space or plug in a USB stick"
+    ),
+    "journal_failed": "The journal is not written ({reason}): inputs are refused. Free some space",
+    "journal_ok": "The journal is written again ({reason})",
     "journal_part": "Journal: {path}",
     "hold_on": "hold",
     "hold_off": "tap",
@@ -198,6 +244,16 @@ EN: dict[str, str] = {
     "refused": "Refused: {reason}",
     "table_failed": "The table did not start: {error}",
     "table_lost": "The table restarted from its journal: {reason}",
+    "service_resumed": "Game resumed after a restart ({file})",
+    "script_played": "The script has been played already: {file}",
+    "script_fed": "Every line of the script {file} is in",
+    "script_other_game": "The unfinished game is not the script {file}'s: its lines are not fed",
+    "script_stopped": "The script stopped: {reason}",
+    "script_line_refused": "line {line} refused ({reason})",
+    "silent_title": "button not answering",
+    "silent_key": "key {key_name}",
+    "silent_seat": "Seat {seat}'s button did not answer the self-test: it is not listened to; its key is {key_name}.",
+    "silent_seats": "The buttons of seats {seats} did not answer the self-test: they are not listened to; their keys are {keys}.",
     "ask_nominate": "Nominate: a seat (the speaker nominates) or «by target»",
     "ask_offence_seat": "Offence: the seat number",
     "heard": "microphone: {kind}",

@@ -33,6 +33,8 @@ __all__ = [
     "OWN_CUES",
     "RECORDS",
     "RULESET_CUES",
+    "SELFTEST_CUES",
+    "TABLE_CUES",
     "TELLS",
     "UNSHOWN_RECORDS",
     "Args",
@@ -179,6 +181,31 @@ OWN_CUES: dict[str, frozenset[str]] = {
 #: Cues a ruleset names, by where it names them: a night step's ``cue`` and
 #: ``end_cue`` take no arguments, an offence's ``exempt_cue`` takes the seat.
 RULESET_CUES: dict[str, Args] = {"night": (), "exempt": (_SEAT,)}
+
+#: Cues said outside any game, by the seat self-test (``companion
+#: selftest``, seats/selftest.py) to the person under the table. Not the
+#: engine's, so no game says them (tests/test_vocabulary.py does not look
+#: for them); declared here so that the catalogues are held to one list
+#: (tests/test_selftest_voice.py).
+SELFTEST_CUES: dict[str, Args] = {
+    "selftest_begins": (),
+    "selftest_seat": (_SEAT,),
+    "selftest_host": (("button", "word"),),  # a host button: next / pause / offence
+    "selftest_buzzer": (),
+    "selftest_silent": (("seats", "seats"),),  # the seats whose button did not answer
+    "selftest_ok": (),
+    "selftest_failed": (),
+}
+
+#: Cues the live table says of its own, not the engine (assembly.py,
+#: runner/journal_watch.py; docs/faults.md): the journal's disk nearly full,
+#: full (the journal goes on elsewhere), or taking no more (inputs refused).
+#: Any game can need them, so a voice renders them ahead with the game's.
+TABLE_CUES: dict[str, Args] = {
+    "disk_low": (),
+    "disk_full": (),
+    "journal_stopped": (),
+}
 
 #: Everything only the host may see (``TellHost``), with its arguments.
 TELLS: dict[str, Args] = {

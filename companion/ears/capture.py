@@ -7,9 +7,11 @@ callback only copies the block into a queue (never any analysis there: a
 late callback loses sound). ``WavListener`` plays a WAV file's samples as if
 they came from a card (tests, ``companion listen``).
 
-A card that fails to open, or stops while it runs (unplugged), is reported
-once and opened again with growing pauses (``RetryingListener``); the game
-goes on without flags meanwhile, and a message says when it is back.
+A card that fails to open, or stops while it runs (unplugged, or no sound
+from it for ``STALL_S`` seconds), is reported once and opened again with
+growing pauses (``RetryingListener``), PortAudio started afresh before each
+try so that a card plugged in again is found; the game goes on without
+flags meanwhile, and a message says when it is back (docs/faults.md).
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ Samples = npt.NDArray[np.float32]  # (frames, channels), -1..1
 RATE = 16_000
 #: 30 ms: a frame size every detector here accepts
 BLOCK = 480
+#: no block from a stream that says it runs for this long: the card is gone
+#: (PulseAudio's first block came after 1-2 s here: stack notes)
+STALL_S = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +72,13 @@ class SoundDeviceListener:
         channels: int = 1,
         blocksize: int = BLOCK,
         stream_factory: Callable[..., Any] | None = None,
+        refresh: Callable[[], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        stall: float = STALL_S,
     ) -> None:
+        """``refresh``: starts PortAudio afresh before every opening but the
+        first (default: with the real stream, ``voice.recovery.refresh_portaudio``;
+        none with a test's ``stream_factory``)."""
         if isinstance(device, str) and device.isdigit():
             device = int(device)
         self.device = device
@@ -75,8 +86,20 @@ class SoundDeviceListener:
         self.channels = channels
         self.blocksize = blocksize
         self._factory = stream_factory or _input_stream
+        self._refresh = refresh if refresh is not None or stream_factory else _refresh_portaudio
+        self._clock, self.stall = clock, stall
+        self.opened = 0  # openings tried
 
     def run(self, on_block: OnBlock, stopping: threading.Event) -> None:
+        name = self.device if self.device is not None else "default"
+        self.opened += 1
+        if self.opened > 1 and self._refresh is not None:
+            # PortAudio lists the cards once, when it starts: a microphone
+            # plugged in again (maybe as another card number) is found only so.
+            try:
+                self._refresh()
+            except Exception as error:
+                raise OSError(f"input device {name}: PortAudio: {error}") from None
         blocks: queue.SimpleQueue[Block | BaseException] = queue.SimpleQueue()
 
         def callback(data: Any, frames: int, timing: Any, status: Any) -> None:
@@ -92,18 +115,28 @@ class SoundDeviceListener:
             self.device, self.rate, self.channels, self.blocksize, callback, finished
         )
         with stream:
+            last = self._clock()
             while not stopping.is_set():
                 try:
                     item = blocks.get(timeout=0.5)
                 except queue.Empty:
                     if not getattr(stream, "active", True):
+                        raise OSError(f"input device {name}: not active") from None
+                    if self._clock() - last > self.stall:
                         raise OSError(
-                            f"input device {self.device or 'default'}: not active"
+                            f"input device {name}: no sound for {self.stall:.0f} s"
                         ) from None
                     continue
                 if isinstance(item, BaseException):
                     raise item
+                last = self._clock()
                 on_block(item)
+
+
+def _refresh_portaudio() -> None:
+    from ..voice.recovery import refresh_portaudio  # the voice's: one way to do it
+
+    refresh_portaudio()
 
 
 def _input_stream(
@@ -186,7 +219,9 @@ def read_wav(path: Path) -> tuple[Samples, int]:
 
 class RetryingListener:
     """Runs a listener; when it fails, says so once, waits (1 s, 2 s, 4 s
-    ... at most ``longest`` s) and starts it again, until ``stopping``."""
+    ... at most ``longest`` s) and starts it again, until ``stopping``.
+    ``pause(seconds)``: the wait, True to stop (default: ``stopping.wait``;
+    a test's moves a fake clock)."""
 
     def __init__(
         self,
@@ -195,11 +230,13 @@ class RetryingListener:
         *,
         first: float = 1.0,
         longest: float = 30.0,
+        pause: Callable[[float], bool] | None = None,
     ) -> None:
         self.listener = listener
         self.rate, self.channels = listener.rate, listener.channels
         self._on_status = on_status
         self._first, self._longest = first, longest
+        self._wait = pause
 
     def run(self, on_block: OnBlock, stopping: threading.Event) -> None:
         pause = self._first
@@ -221,6 +258,6 @@ class RetryingListener:
                     lost = True
                     self._on_status("lost", f"{error}; no flags until it is back")
                     log.warning("microphone lost: %s", error)
-                if stopping.wait(pause):
+                if (self._wait or stopping.wait)(pause):
                     return
                 pause = min(pause * 2, self._longest)

@@ -160,6 +160,19 @@ class Hearing:
         if was_open and self._spotter is not None:
             self._recognise([], ended=True)
 
+    def cut(self) -> None:
+        """The sound stopped (the microphone went away): an utterance open
+        now ends here, so that no overrun is flagged for speech nobody
+        heard; what comes when the card is back starts afresh."""
+        self.finish()
+        self._pending = self._pending[:0]
+        self._levels = []
+        self._before.clear()
+        self._peak = self._told = NO_LEVEL
+        self._seat = (None, 0.0)
+        if self._tracker is not None:
+            self._tracker.reset()
+
     def _chunk(self, at: float, chunk: np.ndarray[Any, Any]) -> None:
         # The detector hears the loudest channel: with a microphone per seat,
         # the speaker's own; one Silero per channel would cost ten times more.
@@ -233,9 +246,18 @@ def hear(
     send: Send,
     stopping: threading.Event,
     listener: Listener | None = None,
+    *,
+    pause: Callable[[float], bool] | None = None,
 ) -> None:
-    """Listen until ``stopping`` (or a file's end), sending messages."""
+    """Listen until ``stopping`` (or a file's end), sending messages.
+    ``pause``: the wait between tries of a lost card (``RetryingListener``)."""
     hearing = Hearing(settings, send)
-    source = RetryingListener(listener or open_listener(settings), hearing.status)
+
+    def status(what: str, line: str) -> None:
+        if what == "lost":
+            hearing.cut()  # its "close" goes before the news
+        hearing.status(what, line)
+
+    source = RetryingListener(listener or open_listener(settings), status, pause=pause)
     source.run(hearing.block, stopping)
     hearing.finish()

@@ -176,6 +176,9 @@ class EarsLink:
                     SpeechFlagged(WORD_KIND, seat or 0, round(confidence, 3), phrase, words)
                 )
         elif kind == "status":
+            if message[1] == "lost":  # what was being heard ended with the card
+                self.watcher.closed()
+                self._heard = None
             self._on_notice(message[1], message[2])
 
     def _flag(self, flag: Any) -> None:

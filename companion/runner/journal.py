@@ -11,20 +11,24 @@ One process writes a journal: it holds an exclusive lock on the file for its
 life. The lock file beside it (``game.jsonl.lock``) names the holder, and
 records how many lines the journal has and the last one's checksum, which
 is how lines removed from the end are found.
+
+A journal may go on elsewhere: when its disk takes no more (full, gone
+read-only, pulled out) and it was given a ``fallback`` (the live table's:
+runner/fallback.py), every whole line is copied to the first fallback
+folder that takes them, the line goes in there, and the old lock file's
+``moved:`` line points to the new journal, so that a resume or a reader of
+the old name finds the whole game (docs/faults.md).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import json
+import logging
 import os
 import signal
-import socket
-import sys
-import time
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -34,12 +38,30 @@ from .journal_check import (
     JournalError,
     JournalText,
     chain,
+    follow,
     lock_path,
+    moved_line,
     read_head,
     verify,
 )
+from .journal_lock import (
+    JournalLocked,
+    Tally,
+    head_line,
+    lock,
+    make_folders,
+    named,
+    not_a_folder,
+    read_all,
+    take_lock_file,
+    unused,
+)
+from .journal_lock import fsync_dir as _fsync_dir  # a test counts the fsyncs through it
+
+log = logging.getLogger(__name__)
 
 __all__ = [
+    "Fallback",
     "FileLayer",
     "Journal",
     "JournalDamaged",
@@ -47,13 +69,10 @@ __all__ = [
     "JournalLocked",
     "JournalText",
     "JournalWriteError",
+    "Moved",
     "lock_path",
     "read",
 ]
-
-
-class JournalLocked(JournalError):
-    """Another process holds the journal."""
 
 
 class JournalWriteError(JournalError):
@@ -69,6 +88,24 @@ class FileLayer(Protocol):
     def ftruncate(self, fd: int, length: int) -> None: ...
 
 
+class Fallback(Protocol):
+    """Where a journal may go on when its own disk takes no more."""
+
+    def folders(self, journal: Path) -> Iterable[Path]:
+        """Folders to try for ``journal`` (its present path), best first."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """The journal went on elsewhere after its line ``lines``."""
+
+    source: Path
+    target: Path
+    reason: str  # why the old place took no more ("No space left on device")
+    lines: int
+
+
 class OsFiles:
     write = staticmethod(os.write)
     fsync = staticmethod(os.fsync)
@@ -76,66 +113,87 @@ class OsFiles:
 
 
 def read(path: Path) -> JournalText:
-    """Read and check a journal without taking it (a replay of it, a bench)."""
+    """Read and check a journal without taking it (a replay of it, a bench,
+    the protocol); one that went on elsewhere is read there."""
     if path.is_dir():
         raise JournalError(f"{path}: is a folder, not a journal")
-    return verify(path.read_bytes(), str(path), read_head(path))
-
-
-@dataclass
-class _Tally:
-    """Where the journal's last whole line ends, and what it was."""
-
-    size: int = 0
-    count: int = 0
-    last_sum: str = ""
-    torn: bool = False  # bytes after ``size`` that must go before the next line
-    head_at: int = 0  # offset of the head line in the lock file
+    path, notes = follow(path)
+    text = verify(path.read_bytes(), str(path), read_head(path))
+    text.warnings[:0] = notes
+    return text
 
 
 class Journal:
     """Appends records durably. ``crash_at`` is a test hook (see
     docs/journal.md): kill this process with SIGKILL at a chosen point."""
 
-    def __init__(self, path: Path, fd: int, lock_fd: int, tally: _Tally, files: FileLayer) -> None:
+    def __init__(
+        self,
+        path: Path,
+        fd: int,
+        lock_fd: int,
+        tally: Tally,
+        files: FileLayer,
+        *,
+        kept: bytes = b"",
+        fallback: Fallback | None = None,
+    ) -> None:
+        """``kept``: the journal's whole lines as they are on disk (what a
+        move copies: read from memory, never from a disk that is failing).
+        ``fallback``: where to go on when a line cannot be written (None:
+        the input is refused)."""
         self.path = path
         self._fd = fd
         self._lock_fd = lock_fd
         self._tally = tally
         self._files = files
+        self._kept = bytearray(kept)
+        self.fallback = fallback
+        self.moves: list[Moved] = []  # where it went on, in order
+        self.failing = ""  # why the last line was refused ("": it went in)
+        # The places left behind: (fd, lock fd, moved line's offset), held
+        # (the lock) until the journal is closed.
+        self._left: list[tuple[int, int, int]] = []
+        self._tried: set[Path] = set()  # fallback folders that failed (said once)
         self.written = 0  # lines appended by this process
         self._crash = _crash_point()
 
     # --- opening ----------------------------------------------------------------
     @classmethod
-    def create(cls, path: Path, *, files: FileLayer | None = None) -> Journal:
+    def create(
+        cls, path: Path, *, files: FileLayer | None = None, fallback: Fallback | None = None
+    ) -> Journal:
         """A new journal (an empty file may be taken over). Its folders are
         made private (0700), the file too (0600): it holds every role."""
-        _not_a_folder(path)
-        with _named(path):
-            made = _make_folders(path.parent)
+        not_a_folder(path)
+        with named(path):
+            made = make_folders(path.parent)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
         try:
-            with _named(path):
-                _lock(fd, path)
+            with named(path):
+                lock(fd, path)
                 if os.fstat(fd).st_size:
                     raise JournalError(f"{path}: journal exists; use 'companion resume {path}'")
                 os.fchmod(fd, 0o600)
                 for folder in (path.parent, *made):
                     _fsync_dir(folder)  # the new names are durable, not only the bytes
-                tally = _Tally()
-                lock_fd = _take_lock_file(path, tally)
+                tally = Tally()
+                lock_fd = take_lock_file(path, tally)
         except BaseException:
             os.close(fd)
             raise
-        return cls(path, fd, lock_fd, tally, files or OsFiles())
+        return cls(path, fd, lock_fd, tally, files or OsFiles(), fallback=fallback)
 
     @classmethod
-    def resume(cls, path: Path, *, files: FileLayer | None = None) -> tuple[Journal, JournalText]:
+    def resume(
+        cls, path: Path, *, files: FileLayer | None = None, fallback: Fallback | None = None
+    ) -> tuple[Journal, JournalText]:
         """Take an existing journal and check it (``JournalDamaged`` naming
         the line if anything but a crash changed it). A torn last line is
-        reported in the text and cut off by ``repair`` or the next append."""
-        _not_a_folder(path)
+        reported in the text and cut off by ``repair`` or the next append.
+        A journal that went on elsewhere is taken there (a warning says so)."""
+        not_a_folder(path)
+        path, notes = follow(path)
         try:
             fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
         except FileNotFoundError:
@@ -146,16 +204,19 @@ class Journal:
         except OSError as error:
             raise JournalError(f"{path}: {error.strerror or error}") from None
         try:
-            with _named(path):
-                _lock(fd, path)
-                text = verify(_read_all(fd), str(path), read_head(path))
+            with named(path):
+                lock(fd, path)
+                data = read_all(fd)
+                text = verify(data, str(path), read_head(path))
                 torn = text.torn is not None
-                tally = _Tally(text.good_bytes, len(text.lines), text.last_sum, torn)
-                lock_fd = _take_lock_file(path, tally)
+                tally = Tally(text.good_bytes, len(text.lines), text.last_sum, torn)
+                lock_fd = take_lock_file(path, tally)
         except BaseException:
             os.close(fd)
             raise
-        return cls(path, fd, lock_fd, tally, files or OsFiles()), text
+        text.warnings[:0] = notes
+        kept = data[: text.good_bytes]
+        return cls(path, fd, lock_fd, tally, files or OsFiles(), kept=kept, fallback=fallback), text
 
     # --- writing ----------------------------------------------------------------
     @property
@@ -185,30 +246,102 @@ class Journal:
         data = raw[:-1] + b',"sum":"' + line_sum.encode() + b'"}\n'
         self.written += 1
         try:
-            self.repair()
-            if self._crash == (self.written, "mid"):
-                self._crash_mid(data)
-            self._write_whole(data)
-            self._files.fsync(self._fd)
+            self._put(data)
         except OSError as error:
-            self._roll_back()
             reason = os.strerror(error.errno) if error.errno else str(error)
-            raise JournalWriteError(
-                f"{self.path}: {reason}: the input was not taken "
-                f"(the journal still ends at its line {tally.count})"
-            ) from None
+            if not self._go_on_elsewhere(data, reason):
+                self.failing = reason
+                raise JournalWriteError(
+                    f"{self.path}: {reason}: the input was not taken "
+                    f"(the journal still ends at its line {tally.count})"
+                ) from None
+        self.failing = ""
         tally.size += len(data)
         tally.count += 1
         tally.last_sum = line_sum
+        self._kept += data
         self._write_head()
         if self._crash == (self.written, "after"):
             os.kill(os.getpid(), signal.SIGKILL)
 
-    def _write_whole(self, data: bytes) -> None:
+    def _put(self, data: bytes) -> None:
+        """Write one line whole and fsync it, or cut it off again and raise."""
+        try:
+            self.repair()
+            if self._crash == (self.written, "mid"):
+                self._crash_mid(data)
+            self._write_whole(self._fd, data)
+            self._files.fsync(self._fd)
+        except OSError:
+            self._roll_back()
+            raise
+
+    def _go_on_elsewhere(self, data: bytes, reason: str) -> bool:
+        """The line could not be written here: move to the first fallback
+        folder that takes the journal and the line (False: none did)."""
+        if self.fallback is None:
+            return False
+        for folder in self.fallback.folders(self.path):
+            try:
+                self.move(folder, reason)
+                self._put(data)
+            except (OSError, JournalError) as error:
+                if folder not in self._tried:  # once a folder: every input tries again
+                    self._tried.add(folder)
+                    log.warning("%s: the journal cannot go on there: %s", folder, error)
+                continue
+            return True
+        return False
+
+    def move(self, folder: Path, reason: str) -> Path:
+        """Go on in ``folder``: a new journal there holding every whole
+        line (fsynced, locked, its own lock file), this one's lock file (and
+        those of earlier places) pointing to it. Raises ``OSError`` or
+        ``JournalError`` with nothing changed."""
+        tally = self._tally
+        folder = Path(os.path.abspath(folder))  # the moved line must lead there from anywhere
+        made = make_folders(folder)
+        target = unused(folder / self.path.name)
+        fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        left = (self._fd, self._lock_fd, tally.moved_at)
+        head_at = tally.head_at
+        try:
+            lock(fd, target)
+            self._write_whole(fd, bytes(self._kept))
+            self._files.fsync(fd)
+            for changed in (folder, *made):
+                _fsync_dir(changed)
+            lock_fd = take_lock_file(target, tally)
+        except BaseException:
+            tally.head_at, tally.moved_at = head_at, left[2]
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                target.unlink()
+            raise
+        self._left.append(left)
+        try:
+            pointer = moved_line(target)
+        except ValueError as error:  # the console's notice still names it
+            log.warning("%s", error)
+        else:
+            # Written over bytes the lock file already has: no room needed.
+            for _, lock_fd_left, at in self._left:
+                if lock_fd_left >= 0 and at >= 0:
+                    with contextlib.suppress(OSError):
+                        os.pwrite(lock_fd_left, pointer, at)
+                        os.fsync(lock_fd_left)
+        source = self.path
+        self.path, self._fd, self._lock_fd = target, fd, lock_fd
+        tally.torn = False  # a torn tail stays behind in the old file
+        self.moves.append(Moved(source, target, reason, tally.count))
+        log.warning("journal %s: %s; it goes on in %s", source, reason, target)
+        return target
+
+    def _write_whole(self, fd: int, data: bytes) -> None:
         done = 0
         while done < len(data):
             # O_APPEND: whatever a short write left is appended next.
-            count = self._files.write(self._fd, data[done:])
+            count = self._files.write(fd, data[done:])
             if count <= 0:
                 raise OSError(errno.EIO, "the system wrote nothing")
             done += count
@@ -228,7 +361,7 @@ class Journal:
         # The head only guards against lines removed from the end; a lock
         # file that cannot be written must not stop the game.
         with contextlib.suppress(OSError):
-            os.pwrite(self._lock_fd, _head_line(tally.count, tally.last_sum), tally.head_at)
+            os.pwrite(self._lock_fd, head_line(tally.count, tally.last_sum), tally.head_at)
 
     def _crash_mid(self, data: bytes) -> None:
         os.write(self._fd, data[: len(data) // 2])
@@ -236,7 +369,9 @@ class Journal:
         os.kill(os.getpid(), signal.SIGKILL)
 
     def close(self) -> None:
-        for fd in (self._fd, self._lock_fd):
+        fds = [self._fd, self._lock_fd, *(fd for left in self._left for fd in left[:2])]
+        self._left = []
+        for fd in fds:
             if fd >= 0:
                 with contextlib.suppress(OSError):
                     os.close(fd)
@@ -247,126 +382,6 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-@contextlib.contextmanager
-def _named(path: Path) -> Iterator[None]:
-    """A system error while taking a journal, as one line naming it."""
-    try:
-        yield
-    except OSError as error:
-        where = error.filename if error.filename is not None else path
-        raise JournalError(f"{where}: {error.strerror or error}") from None
-
-
-# --- the lock -------------------------------------------------------------------------
-
-
-def _lock(fd: int, path: Path) -> None:
-    """Hold the journal exclusively for this process's life (the kernel lets
-    go when the process ends, however it ends)."""
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = _holder_of(path) or "another process"
-        raise JournalLocked(
-            f"{path}: in use by {holder}; a journal has one writer: stop that one first"
-        ) from None
-
-
-def _holder_of(path: Path) -> str | None:
-    try:
-        first = lock_path(path).read_bytes()[:400].split(b"\n", 1)[0]
-    except OSError:
-        return None
-    text = first.decode("utf-8", errors="replace")
-    return text.removeprefix("holder: ") or None
-
-
-def _take_lock_file(path: Path, tally: _Tally) -> int:
-    """Write who holds the journal and how far it goes; return the open
-    lock file (the head line is rewritten in place after every line), or -1
-    if it cannot be written at all (the lock itself is on the journal).
-
-    A new lock file replaces the old by a rename, so that a crash never
-    leaves it empty; on a full disk, where a new file cannot be made, the
-    old one is rewritten in place."""
-    command = " ".join(["companion", *sys.argv[1:]])[:200].replace("\n", " ")
-    when = time.strftime("%Y-%m-%d %H:%M:%S")
-    holder = f"holder: pid {os.getpid()} on {socket.gethostname()} since {when} ({command})\n"
-    content = holder.encode() + _head_line(tally.count, tally.last_sum)
-    tally.head_at = len(holder.encode())
-    lock = lock_path(path)
-    fresh = lock.with_name(f"{lock.name}.{os.getpid()}")
-    fd = -1
-    try:
-        fd = os.open(fresh, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-        _write_at(fd, content)
-        os.replace(fresh, lock)
-        return fd
-    except OSError:
-        if fd >= 0:
-            os.close(fd)
-        with contextlib.suppress(OSError):
-            fresh.unlink()
-    try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        os.ftruncate(fd, 0)
-        _write_at(fd, content)
-        return fd
-    except OSError:
-        if fd >= 0:
-            os.close(fd)
-        return -1
-
-
-def _write_at(fd: int, data: bytes) -> None:
-    if os.pwrite(fd, data, 0) != len(data):
-        raise OSError(errno.ENOSPC, "short write")
-
-
-def _head_line(count: int, last_sum: str) -> bytes:
-    # Fixed width, so that it is rewritten in place.
-    return f"head: {count:010d} {last_sum or '-':16}\n".encode()
-
-
-# --- files and folders ----------------------------------------------------------
-
-
-def _not_a_folder(path: Path) -> None:
-    if path.is_dir():
-        raise JournalError(f"{path}: is a folder; give a journal file name, e.g. {path}/game.jsonl")
-
-
-def _make_folders(folder: Path) -> list[Path]:
-    """Make the missing folders, private to the user; return the parents
-    whose entries changed (to fsync)."""
-    missing = []
-    while not folder.exists():
-        missing.append(folder)
-        folder = folder.parent
-    changed = []
-    for path in reversed(missing):
-        os.mkdir(path, 0o700)
-        changed.append(path.parent)
-    return changed
-
-
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    offset = 0
-    while chunk := os.pread(fd, 1 << 20, offset):
-        chunks.append(chunk)
-        offset += len(chunk)
-    return b"".join(chunks)
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _crash_point() -> tuple[int, str] | None:

@@ -7,6 +7,10 @@ with a warning. Anything else that does not check out — a line changed,
 deleted, duplicated, moved, or lines removed from the end — is refused with
 one line naming the file and line: something other than a crash changed
 the journal, and guessing would be worse than stopping.
+
+A journal whose disk filled up during the game went on elsewhere
+(docs/faults.md); its lock file says where (``moved:``), and ``follow``
+leads a reader there.
 """
 
 from __future__ import annotations
@@ -51,6 +55,72 @@ def chain(previous: str, body: bytes) -> str:
 
 def lock_path(journal: Path) -> Path:
     return journal.with_name(journal.name + ".lock")
+
+
+#: the lock file's third line, rewritten in place when the journal moves
+#: (a full disk: runner/fallback.py): fixed width, so that it is written over
+#: bytes the file already has and needs no room the disk may not have left
+MOVED_WIDTH = 512
+_MOVED = b"moved: "
+#: how many moves a resume follows (a journal moved from the full disk to
+#: memory, then to a USB stick, is two)
+MAX_MOVES = 8
+
+
+def moved_line(target: Path | None) -> bytes:
+    """The lock file's ``moved:`` line: where the game went on (None: it
+    did not move). Raises ValueError for a path too long to fit."""
+    where = str(target).encode() if target is not None else b"-"
+    if b"\n" in where or len(_MOVED) + len(where) + 1 > MOVED_WIDTH:
+        raise ValueError(f"{target}: too long a path for the lock file's moved line")
+    return (_MOVED + where).ljust(MOVED_WIDTH - 1) + b"\n"
+
+
+def read_moved(journal: Path) -> Path | None:
+    """Where the game of ``journal`` went on, as its lock file says (None:
+    it did not move, or there is no lock file)."""
+    try:
+        data = lock_path(journal).read_bytes()[: 2000 + MOVED_WIDTH]
+    except OSError:
+        return None
+    for raw in data.split(b"\n"):
+        if raw.startswith(_MOVED):
+            where = raw[len(_MOVED) :].rstrip(b" ").decode("utf-8", errors="replace")
+            return Path(where) if where not in ("", "-") else None
+    return None
+
+
+def follow(journal: Path) -> tuple[Path, list[str]]:
+    """The journal that holds the whole game of ``journal``: itself, or
+    where its lock file says the game went on (the disk was full), and one
+    warning line per move. Raises ``JournalError`` when that journal is not
+    there (a USB stick not plugged in) or is another game's: resuming the
+    part left behind would lose every input after the move."""
+    notes: list[str] = []
+    path = journal
+    for _ in range(MAX_MOVES):
+        target = read_moved(path)
+        if target is None:
+            return path, notes
+        if not target.is_file():
+            raise JournalError(
+                f"{path}: the game went on in {target}, which is not there: plug in "
+                "or mount what holds it, then try again (docs/faults.md)"
+            )
+        first = _first_line(path)  # nothing whole: the disk was full from the start
+        if first.endswith(b"\n") and _first_line(target) != first:
+            raise JournalError(f"{path}: its lock file points to {target}, another game's journal")
+        notes.append(f"{path}: the game went on in {target} (docs/faults.md): that one is read")
+        path = target
+    raise JournalError(f"{journal}: moved more than {MAX_MOVES} times; resume the last one by name")
+
+
+def _first_line(path: Path) -> bytes:
+    try:
+        with path.open("rb") as stream:
+            return stream.readline(1 << 16)
+    except OSError as error:
+        raise JournalError(f"{path}: {error.strerror or error}") from None
 
 
 def read_head(journal: Path) -> tuple[int, str] | None:

@@ -29,6 +29,7 @@ import logging
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -127,6 +128,10 @@ class LiveLoop:
         self.priority = "not asked"  # what run's thread got from raise_priority
         self._plan: _Plan | None = None
         self._wall_time: Callable[[float], float] = getattr(clock, "wall_time", _same)
+        #: when ``run`` last went round (``time.monotonic``, the same in every
+        #: process): the service's watchdog is fed only while it is recent
+        #: (runner/sd_notify.py), so a hung loop gets the service restarted
+        self.last_turn = time.monotonic()
 
     @property
     def game(self) -> Game | None:
@@ -181,6 +186,7 @@ class LiveLoop:
         speed = getattr(self.clock, "speed", 1.0)
         self._foresee()  # a resumed game's running timer
         while stopping is None or not stopping.is_set():
+            self.last_turn = time.monotonic()
             now = self.clock.now()
             next_due = max(self.timers.next_due, self._hold_timers_until)
             if self.quiet is not None and self._queue.empty():

@@ -4,11 +4,13 @@ folder of journals (the console offers to resume it at start-up)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.state import Game
 from .codec import RulesetLoader
+from .fallback import default_places
 from .journal import Journal, read
 from .journal_check import JournalError
 from .replay import ScriptReplay
@@ -47,18 +49,27 @@ class Unfinished:
     game: Game
 
 
-def unfinished_game(folder: Path, load_ruleset: RulesetLoader) -> Unfinished | None:
-    """The newest journal in ``folder`` if its game has not ended (read
-    without taking it). A journal that cannot be read is logged and skipped:
-    the console starts all the same."""
-    try:
-        journals = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
-    except OSError as error:
-        log.warning("%s: %s", folder, error.strerror or error)
-        return None
+def unfinished_game(
+    folder: Path, load_ruleset: RulesetLoader, elsewhere: Iterable[Path] | None = None
+) -> Unfinished | None:
+    """The newest journal in ``folder`` or in the fallback folders
+    (``elsewhere``; default: runner/fallback.py's) if its game has not ended
+    (read without taking it). A journal that went on elsewhere is read
+    there (its lock file says where); the fallback folders are looked in
+    too for a move the old lock file could not record (docs/faults.md). A
+    journal that cannot be read is logged and skipped: the console starts
+    all the same."""
+    others = [p.folder for p in default_places()] if elsewhere is None else list(elsewhere)
+    journals: list[tuple[float, Path]] = []
+    for place in (folder, *others):
+        try:
+            journals += [(p.stat().st_mtime, p) for p in place.glob("*.jsonl")]
+        except OSError as error:
+            if place == folder:
+                log.warning("%s: %s", folder, error.strerror or error)
     if not journals:
         return None
-    newest = journals[-1]
+    newest = max(journals)[1]
     try:
         text = read(newest)
         replay = ScriptReplay(auto_timers=False, source=str(newest))

@@ -13,6 +13,10 @@ four fallback warnings and a BadPinFactory traceback. An LED the map wants
 dimmable on a pin that cannot do PWM (gpiozero's plain mock pins, its native
 factory) is driven on/off with the on/off light language, and the seat is
 listed in :attr:`GpioSeats.no_pwm`.
+
+A seat whose button did not answer the self-test can be ``muted``: its
+button is not opened, so a stuck or noisy button cannot play; its LED still
+lights, and the host's key stands in for the button (seats/silent.py).
 """
 
 from __future__ import annotations
@@ -90,14 +94,17 @@ class GpioSeats:
         later: Later | None = None,
         pin_factory: Any = None,
         ticker: bool = True,
+        muted: Iterable[int] = (),
     ) -> None:
         """``pin_factory``: gpiozero's (None: its default, or
         ``GPIOZERO_PIN_FACTORY``). ``ticker`` False: blink patterns move only
-        when ``tick`` is called (tests on a fake clock)."""
+        when ``tick`` is called (tests on a fake clock). ``muted``: seats
+        whose button is not listened to."""
         from gpiozero import Button  # lazily: the simulated table needs none
 
         self.pinmap = pinmap
         self.count = len(pinmap.seats)
+        self.muted = frozenset(n for n in muted if 1 <= n <= self.count)
         self._clock = clock
         self._later = later or LaterThread(clock)  # one thread for every button's checks
         self._on_button: OnButton | None = None
@@ -111,7 +118,9 @@ class GpioSeats:
         self._devices: list[Any] = []
         try:
             for seat in pinmap.seats:
-                self._button(Button, f"seat {seat.seat}", seat.button, pin_factory, seat=seat.seat)
+                if seat.seat not in self.muted:
+                    name = f"seat {seat.seat}"
+                    self._button(Button, name, seat.button, pin_factory, seat=seat.seat)
                 led, kind = self._led(seat, pin_factory) if seat.led is not None else (None, "")
                 self.leds.append(led)
                 self.led_kinds.append(kind or seat.led_kind)
@@ -179,12 +188,17 @@ class GpioSeats:
     @property
     def factory(self) -> Any:
         """The gpiozero pin factory in use."""
-        first = next(iter(self.buttons.values()))
-        return first.pin_factory
+        devices = [*self.buttons.values(), *self.leds]  # every button may be muted
+        return next((d.pin_factory for d in devices if d is not None), None)
 
     def held_now(self, seat: int) -> bool:
         """Is seat ``seat``'s button pressed right now (its pin's level)?"""
-        return bool(self.buttons[f"seat {seat}"].is_pressed)
+        button = self.buttons.get(f"seat {seat}")  # none for a muted seat
+        return button is not None and bool(button.is_pressed)
+
+    def host_held_now(self, name: str) -> bool:
+        """Is the host button ``name`` (next, pause, offence) pressed right now?"""
+        return bool(self.buttons[f"host {name}"].is_pressed)
 
     # --- the port --------------------------------------------------------------
     def start(self, on_button: OnButton) -> None:

@@ -89,9 +89,10 @@ class Announcer:
         carried, self._carried = self._carried, None
         if carried is not None:
             ticket, planned = carried
-            if says == planned:
+            if says == planned and self._still_held(ticket):
                 return  # already with the speaker, starting at this very moment
-            self.speaker_withdraw(ticket)  # not what was foreseen: say what is
+            # Not what was foreseen, or lost with its sound device: say what is.
+            self.speaker_withdraw(ticket)
         at = self.wall_time(now) if self.wall_time is not None and says else None
         for say in says:
             self.say(say, at=at)
@@ -132,6 +133,12 @@ class Announcer:
         and its cues are already on their way."""
         planned = self._plans.pop(ticket, None)
         self._carried = None if planned is None else (ticket, planned)
+
+    def _still_held(self, ticket: Hashable) -> bool:
+        """The speaker still has the cues of ``ticket``: a sound device that
+        went away took them with it (voice/recovery.py ``holds``)."""
+        holds = getattr(self.speaker, "holds", None)
+        return holds is None or bool(holds(ticket))
 
     def speaker_withdraw(self, ticket: Hashable) -> None:
         withdraw = getattr(self.speaker, "withdraw", None)

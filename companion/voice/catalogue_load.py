@@ -20,6 +20,8 @@ from .phrases import (
     _GENDERS,
     CUE_ARGS,
     KNOWN_RULESET_CUES,
+    SELFTEST_CUE_ARGS,
+    TABLE_CUE_ARGS,
     Catalogue,
     CatalogueError,
     Entry,
@@ -36,6 +38,8 @@ MAX_PHRASE = 500
 MAX_CUES = 1000
 MAX_VARIANT_NAME = 64
 MAX_TEAM_NAME = 100
+#: The arguments of every cue whose arguments are known (any other cue's are not checked).
+_DECLARED = {**KNOWN_RULESET_CUES, **SELFTEST_CUE_ARGS, **TABLE_CUE_ARGS, **CUE_ARGS}
 
 
 class Reader:
@@ -82,7 +86,7 @@ class Reader:
     def entry(self, cue: str, value: object, lang: str) -> Entry:
         if not _CUE.match(cue):
             self.fail(("cues", cue), "a cue is snake_case (a-z, 0-9, _), at most 64 characters")
-        allowed = CUE_ARGS.get(cue, KNOWN_RULESET_CUES.get(cue))
+        allowed = _DECLARED.get(cue)
         if isinstance(value, str):
             template = self.template(("cues", cue), value, lang, cue, allowed)
             return Entry((), {"": template}, tuple(sorted(template.args)))

@@ -43,7 +43,14 @@ from ..core.rules import Ruleset
 from ..core.rules_forum import DEADLINES
 from ..core.toml_lines import KeyPath, clip_message, error_line, format_path
 from ..core.toml_table import MAX_FILE_BYTES, decode_toml, show
-from ..core.vocabulary import CUES, RULESET_CUES, names, procedure_cues
+from ..core.vocabulary import (
+    CUES,
+    RULESET_CUES,
+    SELFTEST_CUES,
+    TABLE_CUES,
+    names,
+    procedure_cues,
+)
 from . import numerals
 
 __all__ = [
@@ -66,6 +73,12 @@ CUE_ARGS: dict[str, tuple[str, ...]] = {cue: names(args) for cue, args in CUES.i
 RULESET_CUE_ARGS: dict[str, tuple[str, ...]] = {
     where: names(args) for where, args in RULESET_CUES.items()
 }
+#: The seat self-test's cues (said outside a game), by name.
+SELFTEST_CUE_ARGS: dict[str, tuple[str, ...]] = {
+    cue: names(args) for cue, args in SELFTEST_CUES.items()
+}
+#: The live table's own cues (the journal's disk), by name.
+TABLE_CUE_ARGS: dict[str, tuple[str, ...]] = {cue: names(args) for cue, args in TABLE_CUES.items()}
 #: The ruleset cues of the shipped rulesets, so their templates are checked
 #: too. Kept here rather than read from rulesets/ because a catalogue is
 #: checked without loading any ruleset (and a club's ruleset may name other
@@ -367,8 +380,10 @@ class Catalogue:
 
 def needed_cues(rules: Ruleset) -> dict[str, tuple[str, ...]]:
     """Every cue a game of `rules` can say, with the arguments it is given:
-    the engine's cues of the ruleset's procedure, and the ruleset's own."""
+    the engine's cues of the ruleset's procedure, the ruleset's own and the
+    live table's (``TABLE_CUES``)."""
     cues = {cue: names(args) for cue, args in procedure_cues(rules.procedure).items()}
+    cues.update(TABLE_CUE_ARGS)
     for step in (*rules.night0, *rules.night):
         for cue in (step.cue, step.end_cue):
             if cue:

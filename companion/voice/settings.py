@@ -12,7 +12,7 @@ from ..core.rules import Ruleset
 from .announcer import Announcer
 from .pack import VoicePack
 from .phrases import Catalogue
-from .speaker import CaptionSpeaker, Speaker, open_speaker
+from .speaker import CaptionSpeaker, SoundDeviceSpeaker, Speaker, open_speaker
 from .tts import TtsVoice, WavCache
 
 
@@ -35,11 +35,21 @@ class VoiceSettings:
 
 def speaker_for(settings: VoiceSettings, captions: TextIO | None) -> Speaker:
     """The sound device the settings name (captions when they say so, or
-    when no device works)."""
+    when no device works), watched: if it goes away during the game, cues
+    are captions until it is opened again (``recovery.RecoveringSpeaker``)."""
     if settings.captions_only:
         return CaptionSpeaker(captions)
-    return open_speaker(
-        settings.device, captions, latency="low" if settings.latency == "low" else None
+    latency = "low" if settings.latency == "low" else None
+    speaker = open_speaker(settings.device, captions, latency=latency)
+    if not isinstance(speaker, SoundDeviceSpeaker):
+        return speaker  # no device at the start: captions, as said once
+    from .recovery import RecoveringSpeaker, device_opener
+
+    return RecoveringSpeaker(
+        speaker,
+        device_opener(settings.device, latency),
+        CaptionSpeaker(captions),
+        name=settings.device or "default",
     )
 
 

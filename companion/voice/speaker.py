@@ -9,7 +9,9 @@ at the frame that sounds at that moment, so the stream can keep a deep
 buffer (``OUTPUT_LATENCY``) that a busy machine cannot run dry. ``play``
 only hands the cue over and never blocks or raises; the callback takes no
 lock, and stream errors are logged once. With no audio device the game runs
-on with captions (``CaptionSpeaker``) and one warning saying why.
+on with captions (``CaptionSpeaker``) and one warning saying why; a device
+that goes away during the game is watched for and opened again by
+``recovery.RecoveringSpeaker`` (``trouble`` says when it is gone).
 """
 
 from __future__ import annotations
@@ -152,6 +154,8 @@ class SoundDeviceSpeaker:
         self._raise_priority = realtime
         self.priority = "not asked"  # what the thread that opened the stream got
         self.underruns = 0  # callbacks that PortAudio flagged with an output underflow
+        self._last_callback = clock()  # when the stream last asked for sound
+        self._closed = False
         options = {} if latency is None else {"latency": latency}
         if latency == "low":
             # The buffer is at least two blocks: 1024 frames would keep it
@@ -173,6 +177,7 @@ class SoundDeviceSpeaker:
             except BaseException:
                 self._stream.close()
                 raise
+            self._last_callback = clock()  # the first callback may take a second or two
 
         if realtime:
             self._in_realtime_thread(open_and_start)
@@ -238,7 +243,20 @@ class SoundDeviceSpeaker:
             pause.wait(0.02)
         return True
 
+    def trouble(self, now: float, stall: float) -> str | None:
+        """Why the stream no longer plays (None: it does): stopped by
+        itself (PortAudio stops a stream whose device went away), or no
+        callback for ``stall`` seconds (a device that hangs)."""
+        if self._closed:
+            return "closed"
+        if not getattr(self._stream, "active", True):
+            return "the stream stopped"
+        if now - self._last_callback > stall:
+            return f"no sound asked for in {stall:.0f} s"
+        return None
+
     def close(self) -> None:
+        self._closed = True
         try:
             self._stream.stop()
             self._stream.close()
@@ -247,6 +265,7 @@ class SoundDeviceSpeaker:
 
     def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
         now = self._clock()
+        self._last_callback = now
         try:
             if self._raise_priority:
                 self._raise_priority = False

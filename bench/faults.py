@@ -1,0 +1,565 @@
+"""SIGKILL the console the service runs, then start it again as systemd would
+(issue 12).
+
+Run ``python bench/faults.py`` (200 moments; ``--moments 20`` for a quick
+look). Each moment starts, in a pseudo-terminal, exactly the command of the
+service's unit::
+
+    python -m companion.cli console --service --inputs SCRIPT --speed N
+
+with a club's config of its own (``COMPANION_CONFIG`` in a folder of the
+moment: journals, games, roster, ``companion.log``; no sound card:
+captions), and with ``NOTIFY_SOCKET`` pointing at a socket of the bench, as
+systemd's would. ``--inputs`` feeds a short game's script into the live
+table as its host and seats would (console/script_inputs.py: the game
+starts from the script's setup line; after a restart the script goes on
+after the inputs its journal holds). After a random delay, drawn uniformly
+over the length of an uninterrupted run (start-up included: measured first,
+with as many runs side by side as the bench runs), the bench kills the
+whole process group with SIGKILL — the console and its table's process
+together, as a power cut would — waits until every process of it is gone,
+and starts the same command again, until the script is done: the service
+has said ``READY=1`` and the journal holds as many lines as the
+uninterrupted run's. A start that never gets there (the console exits, a
+traceback, no progress within the time limit) is a failed restart; the
+bench kills it and starts again (at most three times).
+
+Then it compares, for each moment, the final journal with the one ``companion
+replay SCRIPT --journal`` writes (byte for byte, and clean by
+``companion.runner.journal.read``), what ``companion resume J --json``
+prints with ``companion replay SCRIPT --json``, and counts lost inputs (a
+script line the uninterrupted journal holds and the final one does not) and
+duplicated ones (a script line journaled twice). A game begun again after
+the script was played (a second journal newer than the game's) is a fault
+too. It prints: runs identical / total, lost, duplicated, failed restarts,
+and the kills' spread. A moment that went wrong keeps its folder (config,
+journals, the crashed journal, ``companion.log``, the screens' text,
+``moment.json``); the bench names it.
+
+**Time.** The live table keeps time by the real clock, yet the final state
+must be the fake-clock replay's. The script is ``bench/crash_game.py``'s
+(every input at least 2 game-seconds before every pending deadline), and
+the scripted source hands each line to the table ``LAG_S`` (2 s) of the wall
+clock before the table's clock reaches it, stamped with its script time: an
+input can only be taken after a timer due later if it reaches the table
+more than ``LAG_S`` late (docs/console.md, ``--inputs``). Such a swap is
+reported as such (an input journaled later than its script time), not as a
+fault of the restart.
+
+**Cost.** One run is a console's start-up (Textual, the table's process and
+its imports) and a game of 86 inputs and ~110 game-seconds at ``--speed
+50`` (~2.5 s): a moment costs two start-ups and a game. On the project's
+2-core machine with other work running (load 2 to 7), an uninterrupted run
+took 8 to 10 s from the command to the game's end, and 200 moments 24 to 32
+minutes with ``--workers 2``. The start-up is then about two thirds of a
+run, so about two thirds of the kills land before the journal exists; a
+lower ``--speed`` puts more of them mid-game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a file: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.console_parts import Terminal, console_env
+from bench.crash import companion, late_inputs, lost_and_duplicated, records_of, script_lines
+from bench.crash_game import MARGIN, clearance, crash_game
+from bench.engine import parsed
+from companion.runner import journal
+
+#: starts of the service after a kill before the bench gives up on a moment
+MAX_STARTS = 3
+#: what the screen says when something went badly wrong
+TRACEBACK = "Traceback"
+
+
+# --- one start of the service --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What every moment shares: the script and its uninterrupted replay."""
+
+    work: Path
+    script: Path
+    reference: dict[str, Any]  # what `companion replay SCRIPT --json` prints
+    journal: bytes  # ... and the journal it writes
+    times: dict[int, float]  # script line -> its time
+    speed: float
+
+    @property
+    def failures(self) -> Path:
+        return self.work / "failures"
+
+    @property
+    def journal_lines(self) -> int:
+        return self.journal.count(b"\n")
+
+    def command(self) -> list[str]:
+        """The service's ExecStart, after ``python -m companion.cli``."""
+        return ["console", "--service", "--inputs", str(self.script), "--speed", f"{self.speed:g}"]
+
+
+def make_setup(work: Path, script: list[str], speed: float) -> Setup:
+    """Write the script into ``work`` and replay it uninterrupted."""
+    work.mkdir(parents=True, exist_ok=True)
+    path = work / "script.jsonl"
+    path.write_text("\n".join(script) + "\n", encoding="utf-8")
+    reference = work / "reference.jsonl"
+    argv, env = companion("replay", path, "--journal", reference, "--json")
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    times = {line.number: line.at for line in parsed(script)}
+    return Setup(work, path, json.loads(done.stdout), reference.read_bytes(), times, speed)
+
+
+class Service:
+    """One start of the service's command in a pseudo-terminal, with a
+    ``NOTIFY_SOCKET`` of its own: what the screen shows, whether it said
+    ``READY=1``."""
+
+    def __init__(self, folder: Path, setup: Setup) -> None:
+        self.folder = folder
+        self._sockets = Path(
+            tempfile.mkdtemp(prefix="cf-")
+        )  # short: a socket's path is ≤ 107 bytes
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(str(self._sockets / "notify"))
+        self.notify.setblocking(False)
+        env = console_env(folder)
+        env["NOTIFY_SOCKET"] = str(self._sockets / "notify")
+        # The journals' fallback folders (runner/fallback.py) default to some
+        # the whole machine shares (/var/tmp, /dev/shm): the moment's own.
+        env["COMPANION_FALLBACK_JOURNALS"] = str(folder / "fallback")
+        env.pop("COMPANION_CRASH_AT", None)
+        self.terminal = Terminal(env, setup.command())
+        self._closed = False  # the terminal's side of the pseudo-terminal
+        self.started = time.monotonic()
+        self.ready = False
+        self.traceback = False
+        self.screens = ""  # the last of what the screen showed (kept for a failing moment)
+
+    @property
+    def pid(self) -> int:
+        return self.terminal.process.pid
+
+    def pump(self, seconds: float) -> None:
+        """Read the screen for ``seconds`` (a pseudo-terminal nobody reads
+        blocks its writer) and the notify socket."""
+        self.terminal.read(seconds)
+        seen = self.terminal.seen
+        self.traceback |= TRACEBACK in seen
+        if len(seen) > 400_000:  # a game redraws the screen many times over
+            self.terminal.seen = seen[-100_000:]
+        while True:
+            try:
+                message = self.notify.recv(4096)
+            except BlockingIOError:
+                break
+            self.ready |= b"READY=1" in message.split(b"\n")
+
+    def exited(self) -> int | None:
+        return self.terminal.process.poll()
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group, then wait until none of it is
+        left (as systemd does before it restarts a unit): the journal's lock
+        goes with the last of them."""
+        with contextlib.suppress(ProcessLookupError):  # none of it is left
+            os.killpg(self.pid, signal.SIGKILL)
+        self.terminal.process.wait()
+        end = time.monotonic() + 30
+        while group_alive(self.pid) and time.monotonic() < end:
+            time.sleep(0.01)
+        self.close()
+
+    def quit(self) -> int:
+        """ctrl+q (the game is in its journal), then the exit status; what
+        is left of the group is killed."""
+        try:
+            status = self.terminal.quit()
+        except RuntimeError:
+            status = -1
+        finally:
+            self._closed = True  # quit closed it: never close a number another thread may reuse
+        self.kill()
+        return status
+
+    def close(self) -> None:
+        self.screens = self.terminal.seen[-20_000:]
+        if not self._closed:
+            self._closed = True
+            os.close(self.terminal.master)
+        self.notify.close()
+        shutil.rmtree(self._sockets, ignore_errors=True)
+
+
+def group_alive(pgid: int) -> bool:
+    """Any process of the group that is not a zombie (a zombie holds no
+    files, so no lock)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rfind(")") + 2 :].split()  # after "pid (comm) "
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
+
+
+def journals(folder: Path) -> list[Path]:
+    """The moment's journals, newest first."""
+    found = (folder / "journals").glob("*.jsonl")
+    return sorted(found, key=lambda p: p.stat().st_mtime_ns, reverse=True)
+
+
+def final_journal(folder: Path) -> Path | None:
+    """The newest journal with a line in it."""
+    return next((p for p in journals(folder) if p.stat().st_size), None)
+
+
+def lines_in(path: Path | None) -> int:
+    return path.read_bytes().count(b"\n") if path is not None else 0
+
+
+def complete(folder: Path, setup: Setup) -> bool:
+    return lines_in(final_journal(folder)) >= setup.journal_lines
+
+
+# --- one moment ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    index: int
+    delay: float = 0.0  # seconds after the start (the bench's kills)
+    line: int = 0  # or: once the journal holds this many lines (the test's)
+
+    def label(self) -> str:
+        when = f"at journal line {self.line}" if self.line else f"at {self.delay:.3f} s"
+        return f"#{self.index} (SIGKILL {when})"
+
+
+@dataclass
+class Outcome:
+    moment: Moment
+    identical: bool = False  # resume printed the uninterrupted run's state
+    same_journal: bool = False  # the final journal is the uninterrupted one, byte for byte
+    journal_ok: bool = False  # companion.runner.journal.read takes it, with no warning
+    lost: int = 0
+    duplicated: int = 0
+    late: int = 0  # inputs the real clock took after a timer due later (not the kill)
+    starts: int = 0  # starts after the kill
+    failed_starts: int = 0  # ... that did not bring the game to its end
+    done_before_kill: bool = False  # the script was played when the kill came
+    lines_at_kill: int = -1  # whole lines of the game's journal when killed; -1: none yet
+    torn: bool = False  # the kill left a torn last line
+    leftover: int = 0  # empty journals a kill during a start left behind
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def good(self) -> bool:
+        return not self.problems
+
+
+def fault_once(moment: Moment, setup: Setup, limit: float) -> Outcome:
+    """Start the service, kill it, start it again until the script is done,
+    check everything; keep the folder of a moment that went wrong.
+    ``limit``: seconds a start may take to finish the game."""
+    out = Outcome(moment)
+    folder = setup.work / f"moment-{moment.index:04d}"
+    folder.mkdir(parents=True)
+    first = Service(folder, setup)
+    _until_kill(first, moment, setup, limit, out)
+    first.kill()
+    (folder / "screen-0.txt").write_text(first.screens)
+    crashed = next(iter(journals(folder)), None)
+    if crashed is not None:
+        data = crashed.read_bytes()
+        out.lines_at_kill = data.count(b"\n")
+        out.torn = bool(data) and not data.endswith(b"\n")  # empty is not torn
+        shutil.copyfile(crashed, folder / "crashed.jsonl")
+    _restart(folder, setup, limit, out)
+    if out.starts > out.failed_starts:
+        _check(folder, setup, out)
+    if out.good:
+        shutil.rmtree(folder)
+    else:
+        keep(folder, setup, {"moment": asdict(moment), "outcome": {**asdict(out), "moment": None}})
+    return out
+
+
+def _until_kill(service: Service, moment: Moment, setup: Setup, limit: float, out: Outcome) -> None:
+    end = service.started + (moment.delay if not moment.line else limit)
+    while (left := end - time.monotonic()) > 0:
+        service.pump(min(left, 0.02))
+        if moment.line and lines_in(final_journal(service.folder)) >= moment.line:
+            break
+        if service.exited() is not None:
+            out.problems.append(
+                f"the service exited by itself ({service.exited()}) before its kill"
+            )
+            break
+    out.done_before_kill = service.ready and complete(service.folder, setup)
+
+
+def _restart(folder: Path, setup: Setup, limit: float, out: Outcome) -> None:
+    """Start the service again until the script is done (at most ``MAX_STARTS``)."""
+    for start in range(1, MAX_STARTS + 1):
+        out.starts += 1
+        service = Service(folder, setup)
+        why = _until_done(service, setup, limit)
+        if not why:
+            status = service.quit()
+            if status != 0:
+                out.problems.append(f"start {start}: ctrl+q ended the service with status {status}")
+        else:
+            service.kill()
+            out.failed_starts += 1
+            out.problems.append(f"start {start}: {why}")
+        (folder / f"screen-{start}.txt").write_text(service.screens)
+        if service.traceback:
+            out.problems.append(f"start {start}: a traceback on the screen")
+        if not why:
+            return
+
+
+def _until_done(service: Service, setup: Setup, limit: float) -> str:
+    """Until the service said READY=1 and the journal is whole: "" then,
+    else what went wrong."""
+    while time.monotonic() - service.started < limit:
+        service.pump(0.05)
+        if service.ready and complete(service.folder, setup):
+            service.pump(0.3)  # a game begun again would show its journal now
+            return ""
+        if (status := service.exited()) is not None:
+            return f"the service exited by itself (status {status})"
+    if not service.ready:
+        return f"no READY=1 in {limit:.0f} s"
+    return f"the game did not reach its end in {limit:.0f} s"
+
+
+def _check(folder: Path, setup: Setup, out: Outcome) -> None:
+    path = final_journal(folder)
+    if path is None:
+        out.problems.append("no journal")
+        return
+    every = journals(folder)
+    if every[0] != path:
+        out.problems.append(f"{every[0].name}: a game begun after the script's was played")
+    out.leftover = sum(1 for p in every if p != path and not p.stat().st_size)
+    if len(every) - 1 - out.leftover:
+        out.problems.append(f"{len(every) - 1 - out.leftover} more journals with lines")
+    final = path.read_bytes()
+    out.same_journal = final == setup.journal
+    try:
+        text = journal.read(path)
+        out.journal_ok = text.torn is None and not text.warnings
+        if not out.journal_ok:
+            out.problems.append(f"the final journal: {[*text.warnings, text.torn]}")
+    except journal.JournalError as error:
+        out.problems.append(f"the final journal: {error}")
+    records = records_of(final)
+    expected = script_lines(records_of(setup.journal))
+    out.lost, out.duplicated = lost_and_duplicated(expected, script_lines(records))
+    if late := late_inputs(records, setup.times):
+        out.late = len(late)
+        out.problems.append(
+            f"script line {late[0]} was taken after a timer due later "
+            "(the real clock swapped them; not the kill)"
+        )
+    if out.lost or out.duplicated:
+        out.problems.append(f"inputs lost: {out.lost}, duplicated: {out.duplicated}")
+    elif not out.same_journal:
+        out.problems.append("the final journal differs from the uninterrupted one")
+    argv, env = companion("resume", path, "--json")
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
+    (folder / "resume.out").write_text(done.stdout)
+    (folder / "resume.err").write_text(done.stderr)
+    try:
+        out.identical = done.returncode == 0 and json.loads(done.stdout) == setup.reference
+    except ValueError:
+        out.identical = False
+    if not out.identical:
+        out.problems.append(f"resume printed another state (status {done.returncode})")
+    log = folder / "companion.log"
+    if log.exists() and TRACEBACK in log.read_text(encoding="utf-8", errors="replace"):
+        out.problems.append("a traceback in companion.log")
+
+
+def keep(folder: Path, setup: Setup, summary: dict[str, Any]) -> Path:
+    """Move a failing moment's folder among the failures, with its script."""
+    setup.failures.mkdir(parents=True, exist_ok=True)
+    kept, n = setup.failures / folder.name, 1
+    while kept.exists():  # the bench run again in the same --work folder
+        kept, n = setup.failures / f"{folder.name}.{n}", n + 1
+    shutil.move(folder, kept)
+    shutil.copyfile(setup.script, kept / "script.jsonl")
+    (kept / "moment.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return kept
+
+
+# --- many moments ----------------------------------------------------------------------
+
+
+def uninterrupted(setup: Setup, runs: int, limit: float) -> tuple[float, list[str]]:
+    """``runs`` uninterrupted runs side by side: (mean seconds from the
+    command to the game's end, what went wrong in any of them)."""
+
+    def one(index: int) -> tuple[float, str]:
+        folder = setup.work / f"whole-{index}"
+        folder.mkdir(parents=True)
+        service = Service(folder, setup)
+        why = _until_done(service, setup, limit)
+        seconds = time.monotonic() - service.started
+        if why:
+            service.kill()
+        else:
+            service.quit()
+        problem = why
+        if not why and (final := final_journal(folder)) is not None:
+            if final.read_bytes() != setup.journal:
+                problem = "the journal differs from the replay's"
+            if late := late_inputs(records_of(final.read_bytes()), setup.times):
+                problem += f" (script line {late[0]} was taken after a timer due later)"
+        if problem:
+            (folder / "screen.txt").write_text(service.screens)
+            kept = keep(folder, setup, {"uninterrupted": index, "problem": problem})
+            return seconds, f"{kept}: {problem}"
+        shutil.rmtree(folder)
+        return seconds, ""
+
+    with ThreadPoolExecutor(runs) as pool:
+        results = list(pool.map(one, range(runs)))
+    return sum(s for s, _ in results) / runs, [p for _, p in results if p]
+
+
+def plan(count: int, seed: int, run_seconds: float) -> list[Moment]:
+    """``count`` kills, uniform over an uninterrupted run."""
+    rng = random.Random(seed)
+    return [Moment(index, delay=rng.uniform(0, run_seconds)) for index in range(count)]
+
+
+def run_moments(
+    moments: list[Moment], setup: Setup, workers: int, limit: float, say: Callable[[str], None]
+) -> list[Outcome]:
+    """Every moment, ``workers`` at a time; progress every tenth."""
+    outcomes: list[Outcome] = []
+    lock = threading.Lock()
+    every = max(1, len(moments) // 10)
+    start = time.monotonic()
+
+    def one(moment: Moment) -> None:
+        outcome = fault_once(moment, setup, limit)
+        with lock:
+            outcomes.append(outcome)
+            if not outcome.good:
+                say(f"  FAILED {moment.label()}: {'; '.join(outcome.problems)}")
+            if len(outcomes) % every == 0:
+                failed = sum(not o.good for o in outcomes)
+                say(f"  {len(outcomes)}/{len(moments)} done, {failed} failed "
+                    f"({time.monotonic() - start:.0f} s)")  # fmt: skip
+
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(one, moments))
+    return sorted(outcomes, key=lambda o: o.moment.index)
+
+
+def figures(outcomes: list[Outcome], seconds: float, journal_lines: int) -> list[str]:
+    def count(test: Callable[[Outcome], object]) -> int:
+        return sum(1 for o in outcomes if test(o))
+
+    total = len(outcomes)
+    at_kill = Counter(
+        "before the journal" if o.lines_at_kill < 0
+        else "before its first line" if o.lines_at_kill == 0
+        else "after the script was played" if o.done_before_kill
+        else "mid-game"
+        for o in outcomes
+    )  # fmt: skip
+    return [
+        f"faults: {count(lambda o: o.identical)}/{total} identical, "
+        f"{sum(o.lost for o in outcomes)} lost, {sum(o.duplicated for o in outcomes)} duplicated, "
+        f"{sum(o.failed_starts for o in outcomes)} failed restarts "
+        f"(of {sum(o.starts for o in outcomes)} restarts)",
+        f"  final journals: {count(lambda o: o.same_journal)}/{total} byte for byte the "
+        f"uninterrupted one, {count(lambda o: o.journal_ok)}/{total} clean by journal.read; "
+        f"{count(lambda o: o.late)} runs with an input the real clock took late",
+        f"  kills: {at_kill['before the journal']} before the journal existed, "
+        f"{at_kill['before its first line']} before its first line, {at_kill['mid-game']} "
+        f"mid-game (of {journal_lines} lines), {at_kill['after the script was played']} after "
+        f"the script was played; {count(lambda o: o.torn)} left a torn last line, "
+        f"{sum(o.leftover for o in outcomes)} an empty journal; {seconds:.0f} s",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moments", type=int, default=200, help="kills (200)")
+    parser.add_argument("--seed", type=int, default=1, help="the moments' random seed (1)")
+    parser.add_argument("--game-seed", type=int, default=12, help="the bot's seed (12)")
+    parser.add_argument("--speed", type=float, default=50.0, help="the script's speed (50)")
+    parser.add_argument("--workers", type=int, default=2, help="moments at a time (2)")
+    parser.add_argument("--work", type=Path, help="working folder (default: a new temporary one)")
+    args = parser.parse_args(argv)
+    if args.moments < 1 or args.workers < 1 or not 0.01 <= args.speed <= 10_000:
+        parser.error("--moments and --workers from 1, --speed from 0.01 to 10000")
+    started = time.monotonic()
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    script = crash_game(args.game_seed, calm_inputs=0)
+    gap, phase, span = clearance(script)
+    say(f"game: {len(script)} script lines, {span:.0f} game-seconds, {phase!r} at the end, "
+        f"every input {gap:.2f} game-s or more before a pending deadline; --speed {args.speed:g}")  # fmt: skip
+    if phase != "ended" or gap < MARGIN - 1e-6:
+        say("this game does not end, or comes too close to a deadline: try another --game-seed")
+        return 2
+    work = args.work or Path(tempfile.mkdtemp(prefix="companion-faults-"))
+    setup = make_setup(work, script, args.speed)
+    say(f"reference: `companion replay` wrote {setup.journal_lines} journal lines; "
+        f"working in {work}")  # fmt: skip
+    first_limit = 120 + 4 * span / args.speed
+    seconds, problems = uninterrupted(setup, args.workers, first_limit)
+    say(f"{args.workers} uninterrupted runs side by side: {seconds:.1f} s each from the command "
+        f"to the game's end, {args.workers - len(problems)}/{args.workers} identical to the replay")  # fmt: skip
+    for problem in problems:
+        say(f"  {problem}")
+    limit = max(120.0, 4 * seconds)  # a start on a loaded machine is slow, not failed
+    moments = plan(args.moments, args.seed, seconds)
+    start = time.monotonic()
+    outcomes = run_moments(moments, setup, args.workers, limit, say)
+    for line in figures(outcomes, time.monotonic() - start, setup.journal_lines):
+        say(line)
+    say(f"took {time.monotonic() - started:.0f} s")
+    failed = bool(problems) or not all(o.good for o in outcomes)
+    if failed:
+        say(f"failing cases are kept in {setup.failures}")
+    elif args.work is None:
+        shutil.rmtree(work)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+"""The screen of a finished game's protocol."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from .words import Words
+
+
+class ProtocolScreen(Screen[None]):
+    """The finished game's protocol; Escape goes back to the table (an undo
+    there re-opens the game), ``n`` sets up the next one."""
+
+    def __init__(self, words: Words, lines: list[str], saved: str) -> None:
+        super().__init__()
+        self.words, self.lines, self.saved = words, lines, saved
+        self._bindings.bind("n", "app.new_game", words("key.new_game"))
+        self._bindings.bind("escape", "app.pop_screen", words("key.back"))
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.words("protocol_title"), classes="title")
+        with VerticalScroll(id="protocol"):
+            yield Static("\n".join(self.lines))
+        yield Static(self.saved, id="saved")
+        yield Footer()

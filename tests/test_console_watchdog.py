@@ -1,0 +1,112 @@
+"""The service's watchdog as systemd sees it (issue 12): the real
+``companion console --service`` in a pseudo-terminal with ``NOTIFY_SOCKET``
+and ``WATCHDOG_USEC`` set as systemd sets them. The console says
+``READY=1``, then ``WATCHDOG=1`` again and again while the game's table turns;
+when the table's process is stopped (a hung loop), the pings stop, so
+systemd would restart the service. The waits are the test's patience, not
+measurements: it asserts what arrives, never how soon."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.console_parts import Terminal, console_env
+from bench.crash import companion
+from companion.runner.sd_notify import PING_EVERY_S, TABLE_STALE_S
+
+#: a tournament game stopped in its first day's speeches (a speech is 60 s:
+#: no timer runs out while the test looks)
+GAME = [
+    '{"at": 0, "input": "setup", "ruleset": "tournament", "seats": 10, "seed": 3}',
+    '{"at": 1, "input": "next"}',
+    '{"at": 2, "input": "next"}',
+    '{"at": 3, "input": "nominate", "by": 1, "target": 5}',
+]
+
+
+@pytest.fixture
+def notify() -> Iterator[tuple[socket.socket, str]]:
+    """A datagram socket standing in for systemd's (a short path: ≤ 107 bytes)."""
+    folder = tempfile.mkdtemp(prefix="wd-")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(f"{folder}/notify")
+    try:
+        yield sock, f"{folder}/notify"
+    finally:
+        sock.close()
+        Path(f"{folder}/notify").unlink()
+        Path(folder).rmdir()
+
+
+def drain(sock: socket.socket, gap: float) -> list[bytes]:
+    """Every datagram until none has come for ``gap`` seconds."""
+    got: list[bytes] = []
+    sock.settimeout(gap)
+    try:
+        while len(got) < 100:
+            got.append(sock.recv(4096))
+    except TimeoutError:
+        pass
+    return got
+
+
+def watchdog_pings(sock: socket.socket, count: int, patience: float) -> list[bytes]:
+    """Datagrams until ``count`` pings came (each waited for at most ``patience`` s)."""
+    got: list[bytes] = []
+    sock.settimeout(patience)
+    while got.count(b"WATCHDOG=1") < count:
+        got.append(sock.recv(4096))
+    return got
+
+
+def table_pids(console: int) -> list[int]:
+    """The console's children (the table's process among them)."""
+    out = subprocess.run(
+        ["ps", "-o", "pid=", "--ppid", str(console)], capture_output=True, text=True, check=False
+    )
+    return [int(pid) for pid in out.stdout.split()]
+
+
+def test_the_console_feeds_the_watchdog_while_the_table_turns_and_stops_when_it_hangs(
+    tmp_path: Path, notify: tuple[socket.socket, str]
+) -> None:
+    sock, address = notify
+    script = tmp_path / "game.jsonl"
+    script.write_text("\n".join(GAME) + "\n", encoding="utf-8")
+    journal = tmp_path / "journals" / "2026-12-01_20-00-00.jsonl"
+    argv, env = companion("replay", script, "--journal", journal)
+    subprocess.run(argv, env=env, check=True, capture_output=True)
+    env = console_env(tmp_path)
+    env.update(NOTIFY_SOCKET=address, WATCHDOG_USEC="4000000")  # 4 s: a ping every 2 s
+    env["COMPANION_FALLBACK_JOURNALS"] = str(tmp_path / "fallback")
+    terminal = Terminal(env, ["console", "--service"])
+    stopped: list[int] = []
+    try:
+        terminal.until("Выставлены: 5")  # the resumed game's table is up
+        # READY=1 once the first screen is drawn; pings from the start (the
+        # watchdog runs from the service's start, readiness or not).
+        first = watchdog_pings(sock, 3, patience=30)
+        assert first.count(b"READY=1") == 1, first
+        assert set(first) == {b"READY=1", b"WATCHDOG=1"}, first
+        # The table's loop hangs: its process stopped. The console goes on
+        # drawing, but it no longer vouches for the table.
+        stopped = table_pids(terminal.process.pid)
+        assert stopped, "no table process under the console"
+        for pid in stopped:
+            os.kill(pid, signal.SIGSTOP)
+        # Pings go on while the last beat is fresh, then stop for good.
+        drain(sock, gap=2 * PING_EVERY_S + 1)
+        assert drain(sock, gap=TABLE_STALE_S) == []
+    finally:
+        for pid in stopped:
+            os.kill(pid, signal.SIGCONT)
+        terminal.kill()
+    assert "Traceback" not in terminal.seen
