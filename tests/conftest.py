@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -67,3 +70,18 @@ def demo_journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def timeline(demo_journal: Path) -> list[tuple[float, Game]]:
     return game_timeline(demo_journal, load_ruleset)
+
+
+@pytest.fixture
+def notify() -> Iterator[tuple[socket.socket, str]]:
+    """A datagram socket standing in for systemd's (a short path: ≤ 107 bytes)."""
+    folder = tempfile.mkdtemp(prefix="cs-")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(f"{folder}/notify")
+    sock.settimeout(60)
+    try:
+        yield sock, f"{folder}/notify"
+    finally:
+        sock.close()
+        Path(f"{folder}/notify").unlink()
+        Path(folder).rmdir()

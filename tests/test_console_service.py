@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,21 +25,6 @@ GAME = [
     '{"at": 2, "input": "next"}',
     '{"at": 3, "input": "nominate", "by": 1, "target": 5}',
 ]
-
-
-@pytest.fixture
-def notify() -> Iterator[tuple[socket.socket, str]]:
-    """A datagram socket standing in for systemd's (a short path: ≤ 107 bytes)."""
-    folder = tempfile.mkdtemp(prefix="cs-")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(f"{folder}/notify")
-    sock.settimeout(60)
-    try:
-        yield sock, f"{folder}/notify"
-    finally:
-        sock.close()
-        Path(f"{folder}/notify").unlink()
-        Path(folder).rmdir()
 
 
 def service(tmp_path: Path, address: str) -> Terminal:

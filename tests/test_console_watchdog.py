@@ -12,38 +12,14 @@ import os
 import signal
 import socket
 import subprocess
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_console_service import GAME
 
 from bench.console_parts import Terminal, console_env
 from bench.crash import companion
 from companion.runner.sd_notify import PING_EVERY_S, TABLE_STALE_S
-
-#: a tournament game stopped in its first day's speeches (a speech is 60 s:
-#: no timer runs out while the test looks)
-GAME = [
-    '{"at": 0, "input": "setup", "ruleset": "tournament", "seats": 10, "seed": 3}',
-    '{"at": 1, "input": "next"}',
-    '{"at": 2, "input": "next"}',
-    '{"at": 3, "input": "nominate", "by": 1, "target": 5}',
-]
-
-
-@pytest.fixture
-def notify() -> Iterator[tuple[socket.socket, str]]:
-    """A datagram socket standing in for systemd's (a short path: ≤ 107 bytes)."""
-    folder = tempfile.mkdtemp(prefix="wd-")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(f"{folder}/notify")
-    try:
-        yield sock, f"{folder}/notify"
-    finally:
-        sock.close()
-        Path(f"{folder}/notify").unlink()
-        Path(folder).rmdir()
 
 
 def drain(sock: socket.socket, gap: float) -> list[bytes]:
@@ -93,7 +69,11 @@ def test_the_console_feeds_the_watchdog_while_the_table_turns_and_stops_when_it_
         terminal.until("Выставлены: 5")  # the resumed game's table is up
         # READY=1 once the first screen is drawn; pings from the start (the
         # watchdog runs from the service's start, readiness or not).
-        first = watchdog_pings(sock, 3, patience=30)
+        try:
+            first = watchdog_pings(sock, 3, patience=60)
+        except TimeoutError:  # say what the console and its table were doing
+            log = (tmp_path / "companion.log").read_text(encoding="utf-8")
+            pytest.fail(f"no ping for 60 s; log:\n{log[-3000:]}\nscreen:\n{terminal.seen[-1500:]}")
         assert first.count(b"READY=1") == 1, first
         assert set(first) == {b"READY=1", b"WATCHDOG=1"}, first
         # The table's loop hangs: its process stopped. The console goes on
