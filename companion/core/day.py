@@ -12,7 +12,7 @@ from . import outcome, rights
 from .events import BestMoveMade, Nominated
 from .state import Out
 from .step import Step, living_seat, require, seat_in_range
-from .table_state import After, Turn, current_turn, table
+from .table_state import After, Turn, queued_turn, table
 
 _TURN_CUES = {
     "speech": "speech_start",
@@ -42,8 +42,21 @@ def start(t: Step, victims: tuple[int, ...]) -> None:
     count = len(game.seats)
     order = [(opener - 1 + i) % count + 1 for i in range(count)]
     turns = [Turn(v, "last_word", _last_word_s(t, v)) for v in victims if _last_word_s(t, v) > 0]
-    turns += [Turn(n, "speech") for n in order if t.seat(n).out is None]
+    turns += [_speech(n) for n in order if t.seat(n).out is None]
     queue(t, tuple(turns), "vote")
+
+
+#: Each seat's speech turn, made once: the same value every day (a Turn is
+#: immutable), so a day's queue makes no new objects for the collector to
+#: walk in a long game's undo chain.
+_SPEECHES: dict[int, Turn] = {}
+
+
+def _speech(number: int) -> Turn:
+    turn = _SPEECHES.get(number)
+    if turn is None:
+        turn = _SPEECHES[number] = Turn(number, "speech")
+    return turn
 
 
 def _last_word_s(t: Step, number: int) -> float:
@@ -119,7 +132,7 @@ def end_turn(t: Step) -> None:
 
 def time_up(t: Step) -> None:
     t.set_state(turn_over=True)
-    turn = current_turn(t.game)
+    turn = queued_turn(t.game)
     t.say("time_up", urgent=True, seat=turn.seat if turn else 0)
     t.record("overrun", seat=turn.seat if turn else 0)
 
@@ -136,7 +149,7 @@ _ENDINGS: dict[After, str] = {"vote": "speeches_done", "revote": "revote_due", "
 def nominate(t: Step, event: Nominated) -> None:
     game = t.game
     state = table(game)
-    turn = current_turn(game)
+    turn = queued_turn(game)
     by = seat_in_range(game, event.by, "by")
     regular = turn is not None and turn.kind == "speech"
     own = regular and turn is not None and turn.seat == event.by
@@ -144,15 +157,16 @@ def nominate(t: Step, event: Nominated) -> None:
     # право только на выставление кандидатуры и голосование») has no minute of its
     # own: the host takes its nomination during the day's regular speeches.
     silenced = regular and by.out is None and not rights.may_speak(game, by)
-    require(own or silenced, f"seat {event.by} may nominate only in their own speech")
+    require(own or silenced, "seat {} may nominate only in their own speech", event.by)
     require(
         silenced or not state.turn_over,
-        f"seat {event.by}'s time is up: the nomination comes too late",
+        "seat {}'s time is up: the nomination comes too late",
+        event.by,
     )
-    require(by.nominated_day != game.day, f"seat {event.by} has already nominated today")
-    require(rights.may_nominate(game, by), f"seat {event.by} may not nominate today")
+    require(by.nominated_day != game.day, "seat {} has already nominated today", event.by)
+    require(rights.may_nominate(game, by), "seat {} may not nominate today", event.by)
     living_seat(game, event.target, "target")
-    require(event.target not in state.nominees, f"seat {event.target} is already nominated")
+    require(event.target not in state.nominees, "seat {} is already nominated", event.target)
     t.update_seat(event.by, nominated_day=game.day)
     t.set_state(nominees=(*state.nominees, event.target))
     t.record("nomination", by=event.by, target=event.target)
@@ -162,7 +176,7 @@ def nominate(t: Step, event: Nominated) -> None:
 def best_move(t: Step, event: BestMoveMade) -> None:
     game = t.game
     state = table(game)
-    turn = current_turn(game)
+    turn = queued_turn(game)
     require(game.rules.best_move, f"ruleset {game.rules.name!r} has no best move")
     require(
         turn is not None and turn.kind == "last_word" and turn.seat == event.seat,

@@ -10,7 +10,7 @@ from . import outcome
 from .rules import LadderStep, Offence
 from .state import Out
 from .step import IllegalInput, Step, living, require, seat_in_range
-from .table_state import current_turn, table_or_blank
+from .table_state import queued_turn, table_or_blank
 
 
 def find_offence(t: Step, key: str) -> Offence:
@@ -25,7 +25,7 @@ def give(t: Step, number: int, key: str) -> None:
     require(game.phase not in ("setup", "ended"), f"no offences can be given in phase {game.phase}")
     offence = find_offence(t, key)
     seat = seat_in_range(game, number)
-    turn = current_turn(game)
+    turn = queued_turn(game)
     speaking = turn is not None and turn.seat == number  # a last word
     if seat.out is not None and not speaking:
         require(
@@ -161,7 +161,7 @@ def _bite_day(t: Step, number: int, ladder_step: LadderStep) -> int:
         ahead = any(
             turn.seat == number and turn.kind == "speech" for turn in state.turns[state.turn_at :]
         )
-        turn_now = current_turn(game)
+        turn_now = queued_turn(game)
         speaking_now = turn_now is not None and turn_now.seat == number
         if ahead and not speaking_now and t.seat(number).spoke_day != game.day:
             return game.day

@@ -135,16 +135,12 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
         raise IllegalInput(f"not allowed in phase {views.phase_name(game)}")
     t = Step(game, procedure)
     handler(t, event)
-    return _finish(game, t)
+    return t.seal(game), tuple(t.effects)
 
 
 def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tuple[Effect, ...]]:
     """The step's result; a changed game remembers the one before it (undo)."""
-    game = t.game
-    if t.changed:
-        # This step's own copy (t.changed), so it is safe to write.
-        game.__dict__["prev"] = before if link else game.prev
-    return game, tuple(t.effects)
+    return t.seal(before if link else t.game.prev), tuple(t.effects)
 
 
 # --- handlers ----------------------------------------------------------------
@@ -153,8 +149,10 @@ def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tupl
 def _timer(t: Step, event: Event) -> None:
     assert isinstance(event, TimerExpired)
     key = (event.name, event.generation)
-    require(key in t.game.timers, f"timer {event.name!r} #{event.generation} is not running")
-    t.set(timers=tuple([x for x in t.game.timers if x != key]))
+    timers = t.game.timers
+    if key not in timers:  # not ``require``: no message to format for every expiry
+        raise IllegalInput(f"timer {event.name!r} #{event.generation} is not running")
+    t.set(timers=tuple([x for x in timers if x != key]))
     expired = t.procedure.timers.get((event.name, t.game.phase))
     if expired is not None:
         expired(t)

@@ -70,18 +70,24 @@ def choose(t: Step, event: NightChoiceMade) -> None:
     state = table(game)
     require(state.night_step < len(state.tonight), "the night is over")
     step = state.tonight[state.night_step]
-    require(step.action != "none", f"night step {step.id!r} takes no choices")
+    require(step.action != "none", "night step {!r} takes no choices", step.id)
     require(
         event.action in (None, step.action),
-        f"night step {step.id!r} takes a {step.action}, not a {event.action}",
+        "night step {!r} takes a {}, not a {}",
+        step.id,
+        step.action,
+        event.action,
     )
     seat = living_seat(game, event.seat)
     require(
         seat.role in step.roles,
-        f"seat {event.seat} ({seat.role}) does not act in night step {step.id!r}",
+        "seat {} ({}) does not act in night step {!r}",
+        event.seat,
+        seat.role,
+        step.id,
     )
     living_seat(game, event.target, "target")
-    kept = tuple(c for c in state.choices if (c[0], c[1]) != (step.id, event.seat))
+    kept = [c for c in state.choices if c[0] != step.id or c[1] != event.seat]
     t.set_state(choices=(*kept, (step.id, event.seat, event.target)))
     t.record("night_choice", step=step.id, seat=event.seat, target=event.target)
     if step.action == "check" and step.reveals:

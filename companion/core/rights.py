@@ -25,7 +25,8 @@ def may_nominate(game: Game, seat: Seat) -> bool:
 
 
 def may_vote(game: Game, seat: Seat) -> bool:
-    return _playing(game, seat) and seat.no_vote_day != rights_day(game)
+    # _playing written out: asked for every hand in a vote and every seat at its count
+    return seat.out is None and game.phase != "ended" and seat.no_vote_day != rights_day(game)
 
 
 def regular_speech_s(game: Game, seat: Seat) -> float:

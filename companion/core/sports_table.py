@@ -27,7 +27,7 @@ from .events import (
 )
 from .procedure import Handler, Procedure
 from .step import Step, require, seat_in_range
-from .table_state import PHASES, TableState, Turn, current_turn, table, with_seat, without_seat
+from .table_state import PHASES, TableState, Turn, queued_turn, table, with_seat, without_seat
 
 # --- the transition table ----------------------------------------------------
 
@@ -73,7 +73,7 @@ def _host_advanced(t: Step, event: Event) -> None:
 def _speech_pressed(t: Step, event: Event) -> None:
     assert isinstance(event, SeatPressed)
     seat_in_range(t.game, event.seat)
-    turn = current_turn(t.game)
+    turn = queued_turn(t.game)
     if turn is not None and turn.seat == event.seat:
         t.record("passed", seat=event.seat)
         held = table(t.game).held
@@ -86,8 +86,8 @@ def _speech_pressed(t: Step, event: Event) -> None:
 
 def _passed(t: Step, event: Event) -> None:
     assert isinstance(event, SpeechPassed)
-    turn = current_turn(t.game)
-    require(turn is not None and turn.seat == event.seat, f"seat {event.seat} is not speaking")
+    turn = queued_turn(t.game)
+    require(turn is not None and turn.seat == event.seat, "seat {} is not speaking", event.seat)
     t.record("passed", seat=event.seat)
     day.end_turn(t)
 
@@ -187,7 +187,7 @@ def _seat_removed(t: Step, number: int) -> None:
 def _removed_speaker(t: Step, number: int) -> None:
     """A removed seat's turn ends: its speech, or a last word cut short by
     an offence given while it was spoken."""
-    turn = current_turn(t.game)
+    turn = queued_turn(t.game)
     if turn is not None and turn.seat == number:
         day.end_turn(t)
 

@@ -11,69 +11,122 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .effects import CancelTimer, Effect, ProposeOffence, Say, StartTimer, TellHost
-from .state import Game, Proposal, Record, Seat, evolve
+from .state import Game, Proposal, Seat, check_draft, draft_game, drafted, evolve, new_record
 
 if TYPE_CHECKING:
     from .procedure import Procedure
+
+# The cues said, each made once: building a frozen dataclass costs more
+# than the rest of a typical ``say``, and a game says the same few hundred
+# cues over and over (a Say is immutable, so sharing one is safe). Cleared
+# when full: a long-lived table process meets new days and seat counts.
+_SAID: dict[tuple[str, tuple[tuple[str, int | str], ...], bool], Say] = {}
+_SAID_MAX = 4096
+_CANCEL = {name: CancelTimer(name) for name in ("turn", "warning", "vote", "count", "night")}
+
+
+_StartTimerDraft = drafted(StartTimer)
+
+
+def _start_timer(name: str, seconds: float, generation: int) -> StartTimer:
+    """``StartTimer(name, seconds, generation)`` built as a draft (see
+    state.py's drafts): a turn starts two timers, a vote window one."""
+    effect: Any = object.__new__(_StartTimerDraft)
+    effect.name = name
+    effect.seconds = seconds
+    effect.generation = generation
+    effect.__class__ = StartTimer
+    return effect  # type: ignore[no-any-return]
+
+
+check_draft(StartTimer, lambda e: _start_timer(e.name, e.seconds, e.generation))
 
 
 class IllegalInput(ValueError):
     """The input is well formed but not allowed now; the state is unchanged."""
 
 
-def require(condition: bool, message: str) -> None:
+def require(condition: bool, message: str, *fields: object) -> None:
+    """Refuse the input unless ``condition``. ``fields`` fill the message's
+    ``{}``, formatted only for a refusal: an f-string would be formatted
+    for every input that passes."""
     if not condition:
-        raise IllegalInput(message)
+        raise IllegalInput(message.format(*fields) if fields else message)
 
 
 class Step:
     """The state being built for one input, and the effects it orders.
 
-    Copy on write: the first change copies the game once, and later changes
-    within the same input write into that private copy, which nobody else
-    can see until ``engine.step`` returns it. Replay speed is bound by state
-    copies, and most inputs change several fields.
+    Copy on write: the first change makes a draft of the game (a private
+    writable copy, ``state.draft_game``), later changes within the same
+    input write into it, and ``seal`` freezes it when the input is done;
+    nobody else sees it before. Replay speed is bound by state copies, and
+    most inputs change several fields.
     """
 
-    __slots__ = ("_game", "_owned", "_state_owned", "effects", "procedure")
+    __slots__ = ("_state_class", "_state_owned", "changed", "effects", "game", "procedure")
 
     def __init__(self, game: Game, procedure: Procedure) -> None:
-        self._game = game
-        self._owned = False  # True once _game is this step's own copy
+        #: the game as this input has left it so far: read it, change it only
+        #: through ``set`` and ``set_state`` (a plain attribute, not a
+        #: property: it is read a few times in every handler)
+        self.game = game
+        #: True once ``game`` is this step's own draft (the input changed it)
+        self.changed = False
         self._state_owned = False  # True once its procedure_state is too
+        #: what the procedure state's draft becomes when sealed (None: copied
+        #: dict to dict, nothing to seal)
+        self._state_class: type | None = None
         self.effects: list[Effect] = []
         #: the rules of play the game follows: its phases' handlers and endings
         self.procedure = procedure
 
     # --- state -----------------------------------------------------------
-    @property
-    def game(self) -> Game:
-        return self._game
-
-    @property
-    def changed(self) -> bool:
-        return self._owned
-
     def set(self, **changes: Any) -> None:
-        if self._owned:
-            self._game.__dict__.update(changes)
-        else:
-            self._game = evolve(self._game, changes)
-            self._owned = True
+        game = self._draft()
+        for name, value in changes.items():
+            setattr(game, name, value)
+
+    def _draft(self) -> Any:
+        """The game's draft, made on the first change; typed Any so that the
+        step's own helpers below store into its slots directly (a keyword
+        of ``set`` costs a ``setattr``)."""
+        if not self.changed:
+            self.game = draft_game(self.game)
+            self.changed = True
+        return self.game
 
     def set_state(self, **changes: Any) -> None:
         """Change the procedure's own state (copy on write, as ``set``)."""
-        game = self._game
-        if self._state_owned:
-            game.procedure_state.__dict__.update(changes)
-            return
-        state = evolve(game.procedure_state, changes)
-        if self._owned:
-            game.__dict__["procedure_state"] = state
+        if not self._state_owned:
+            self._own_state()
+        state = self.game.procedure_state
+        if self._state_class is None:
+            state.__dict__.update(changes)
         else:
-            self._game = evolve(game, {"procedure_state": state})
-            self._owned = True
+            for name, value in changes.items():
+                setattr(state, name, value)
+
+    def _own_state(self) -> None:
+        old = self.game.procedure_state
+        state = old.draft()
+        if state is None:  # a state copied dict to dict (the forum game's)
+            state = evolve(old, {})
+        else:
+            self._state_class = type(old)
+        self.set(procedure_state=state)
         self._state_owned = True
+
+    def seal(self, prev: Game | None) -> Game:
+        """The game this input has made, linked to ``prev`` (the host's undo)
+        if it changed anything: its drafts made frozen dataclasses again."""
+        game: Any = self.game
+        if self.changed:
+            game.prev = prev
+            if self._state_class is not None:
+                game.procedure_state.__class__ = self._state_class
+            game.__class__ = Game
+        return game  # type: ignore[no-any-return]
 
     def ended(self, ending: str, *args: Any) -> None:
         """A phase has reached its named ending («speeches done», «ballot
@@ -82,50 +135,58 @@ class Step:
         self.procedure.endings[ending](self, *args)
 
     def seat(self, number: int) -> Seat:
-        return self._game.seats[number - 1]
+        return self.game.seats[number - 1]
 
     def update_seat(self, number: int, **changes: Any) -> None:
-        seats = list(self._game.seats)
+        game = self._draft()
+        seats = list(game.seats)
         seats[number - 1] = evolve(seats[number - 1], changes)
-        self.set(seats=tuple(seats))
+        game.seats = tuple(seats)
 
     def record(self, what: str, **data: object) -> None:
         """Append a line to the game protocol."""
-        game = self._game
-        self.set(log=Record(game.day, what, tuple(data.items()), prev=game.log))
+        game: Any = self.game if self.changed else self._draft()
+        game.log = new_record(game.day, what, tuple(data.items()), game.log)
 
     # --- effects ---------------------------------------------------------
     def say(self, cue: str, *, urgent: bool = False, **args: int | str) -> None:
-        self.effects.append(Say(cue, tuple(args.items()), urgent))
+        key = (cue, tuple(args.items()), urgent)
+        said = _SAID.get(key)
+        if said is None:
+            if len(_SAID) >= _SAID_MAX:
+                _SAID.clear()
+            said = _SAID[key] = Say(*key)
+        self.effects.append(said)
 
     def tell(self, what: str, **args: int | str) -> None:
         self.effects.append(TellHost(what, tuple(args.items())))
 
     def start_timer(self, name: str, seconds: float) -> None:
-        game = self._game
+        game: Any = self.game if self.changed else self._draft()
         generation = game.timer_generation + 1
         timers = [t for t in game.timers if t[0] != name]
         timers.append((name, generation))
-        self.set(timer_generation=generation, timers=tuple(timers))
-        self.effects.append(StartTimer(name, seconds, generation))
+        game.timer_generation = generation
+        game.timers = tuple(timers)
+        self.effects.append(_start_timer(name, seconds, generation))
         if game.paused:  # a new turn, window or step: what was paused is gone
             self._forget_paused((name,))
 
     def cancel_timers(self, *names: str) -> None:
-        running = self._game.timers
+        running = self.game.timers
         kept = []
         for timer in running:
             if timer[0] in names:
-                self.effects.append(CancelTimer(timer[0]))
+                self.effects.append(_CANCEL.get(timer[0]) or CancelTimer(timer[0]))
             else:
                 kept.append(timer)
         if len(kept) != len(running):
-            self.set(timers=tuple(kept))
-        if self._game.paused:
+            self._draft().timers = tuple(kept)
+        if self.game.paused:
             self._forget_paused(names)
 
     def _forget_paused(self, names: tuple[str, ...]) -> None:
-        self.set(paused=tuple(p for p in self._game.paused if p[0] not in names))
+        self.set(paused=tuple(p for p in self.game.paused if p[0] not in names))
 
     def cancel_all_timers(self) -> None:
         self.cancel_timers(*(name for name, _ in self.game.timers))
@@ -140,16 +201,18 @@ def living(game: Game) -> list[Seat]:
 
 
 def seat_in_range(game: Game, number: int, what: str = "seat") -> Seat:
-    require(
-        1 <= number <= len(game.seats),
-        f"{what} {number} is not at this table (1–{len(game.seats)})",
-    )
-    return game.seats[number - 1]
+    # ``if``, not ``require``: the message is formatted only for a refusal
+    # (this runs for most inputs, and an f-string costs more than the check)
+    seats = game.seats
+    if not 1 <= number <= len(seats):
+        raise IllegalInput(f"{what} {number} is not at this table (1–{len(seats)})")
+    return seats[number - 1]
 
 
 def living_seat(game: Game, number: int, what: str = "seat") -> Seat:
     seat = seat_in_range(game, number, what)
-    require(seat.out is None, f"{what} {number} is out of the game")
+    if seat.out is not None:
+        raise IllegalInput(f"{what} {number} is out of the game")
     return seat
 
 

@@ -10,10 +10,10 @@ sports table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .rules import NightStep
-from .state import Game, ProcedureState
+from .state import Game, ProcedureState, check_draft, drafted
 
 TurnKind = Literal["last_word", "speech", "tie_speech"]
 
@@ -48,7 +48,8 @@ class Ballot:
     tied: tuple[int, ...] = ()  # for all_leave: the seats it would send out
 
 
-@dataclass(frozen=True)  # no slots: evolve() copies it dict to dict
+#: Slots and a draft, as ``Game`` (state.py): nearly every input changes it.
+@dataclass(frozen=True, slots=True)
 class TableState(ProcedureState):
     # speeches
     turns: tuple[Turn, ...] = ()
@@ -76,6 +77,39 @@ class TableState(ProcedureState):
     first_victim: int = 0
     best_move: tuple[int, ...] = ()
 
+    def draft(self) -> TableState:
+        copy: Any = object.__new__(_TableDraft)
+        copy.turns = self.turns
+        copy.turn_at = self.turn_at
+        copy.turn_seconds = self.turn_seconds
+        copy.turn_warned = self.turn_warned
+        copy.turn_over = self.turn_over
+        copy.after = self.after
+        copy.first_speaker = self.first_speaker
+        copy.opener = self.opener
+        copy.nominees = self.nominees
+        copy.ballot = self.ballot
+        copy.held = self.held
+        copy.night_step = self.night_step
+        copy.tonight = self.tonight
+        copy.choices = self.choices
+        copy.misses = self.misses
+        copy.first_victim = self.first_victim
+        copy.best_move = self.best_move
+        return copy  # type: ignore[no-any-return]
+
+
+_TableDraft = drafted(TableState)  # see state.py's drafts
+
+
+def _sealed(state: TableState) -> TableState:
+    copy: Any = state.draft()
+    copy.__class__ = TableState
+    return copy  # type: ignore[no-any-return]
+
+
+check_draft(TableState, _sealed)
+
 
 def with_seat(seats: tuple[int, ...], number: int) -> tuple[int, ...]:
     """``seats`` (in order) and ``number``."""
@@ -93,20 +127,30 @@ def table(game: Game) -> TableState:
     return game.procedure_state  # type: ignore[return-value]
 
 
-def current_turn(game: Game) -> Turn | None:
-    """The speaking turn under way, if the table is in its speeches, with
-    the length it started with."""
+def queued_turn(game: Game) -> Turn | None:
+    """The speaking turn under way, as it was queued: whose it is and its
+    kind (``seconds`` is a last word's as queued, 0 for a speech). What the
+    rules ask on many inputs, without the new Turn ``current_turn`` may build."""
     state = game.procedure_state
     if (
         game.phase == "speeches"
         and isinstance(state, TableState)
         and state.turn_at < len(state.turns)
     ):
-        turn = state.turns[state.turn_at]
-        if turn.seconds == state.turn_seconds:
-            return turn
-        return Turn(turn.seat, turn.kind, state.turn_seconds)  # its length, as started
+        return state.turns[state.turn_at]
     return None
+
+
+def current_turn(game: Game) -> Turn | None:
+    """The speaking turn under way, if the table is in its speeches, with
+    the length it started with."""
+    turn = queued_turn(game)
+    if turn is None:
+        return None
+    seconds = table(game).turn_seconds
+    if turn.seconds == seconds:
+        return turn
+    return Turn(turn.seat, turn.kind, seconds)  # its length, as started
 
 
 _BLANK = TableState()

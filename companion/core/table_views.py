@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .state import Game
 from .step import rights_day
-from .table_state import current_turn, table
+from .table_state import queued_turn, table
 
 # The light language (docs/lights.md). One mode per seat, derived from state.
 OFF, STEADY, SLOW_BLINK, FAST_BLINK = "off", "steady", "slow_blink", "fast_blink"
@@ -19,7 +19,7 @@ def phase_name(game: Game) -> str:
     """The detailed phase: setup, night, last_word, speech, tie_speech, vote,
     count, all_leave_vote, all_leave_count, ended."""
     if game.phase == "speeches":
-        turn = current_turn(game)
+        turn = queued_turn(game)
         return turn.kind if turn else "speech"
     ballot = table(game).ballot
     if game.phase == "voting" and ballot is not None:
@@ -34,7 +34,7 @@ def lights(game: Game) -> tuple[str, ...]:
     and a restarted table renders them once from the resumed state."""
     day = rights_day(game)
     state = table(game)
-    turn = current_turn(game)
+    turn = queued_turn(game)
     speaker = turn.seat if turn is not None else 0
     speaker_light = FAST_BLINK if state.turn_over else SLOW_BLINK if state.turn_warned else STEADY
     ballot = state.ballot if game.phase == "voting" else None

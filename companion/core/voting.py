@@ -84,9 +84,14 @@ def _open_candidate(t: Step) -> None:
 def _set_votes(t: Step, voters: tuple[int, ...]) -> None:
     ballot = table(t.game).ballot
     assert ballot is not None
+    t.set_state(ballot=_with_votes(ballot, voters))
+
+
+def _with_votes(ballot: Ballot, voters: tuple[int, ...]) -> Ballot:
+    """The ballot with ``voters`` as the current candidate's."""
     votes = list(ballot.votes)
     votes[ballot.index] = voters
-    t.set_state(ballot=evolve(ballot, {"votes": tuple(votes)}))
+    return evolve(ballot, {"votes": tuple(votes)})
 
 
 def pressed(t: Step, number: int) -> None:
@@ -105,19 +110,26 @@ def pressed(t: Step, number: int) -> None:
         t.effects.append(Ignored(f"seat {number} may not vote"))
         return
     rules = game.rules.voting
-    second = any(number in v for i, v in enumerate(ballot.votes) if i != ballot.index)
+    index = ballot.index
+    votes = ballot.votes
+    second = False  # a loop, not any() over a generator: this runs for every hand
+    for i, voters in enumerate(votes):
+        if number in voters and i != index:
+            second = True
+            break
     offence = rules.second_vote_offence
-    if (second and not offence) or number in ballot.votes[ballot.index]:
+    if (second and not offence) or number in votes[index]:
         t.effects.append(Ignored(f"seat {number} has already voted"))
         return
-    t.set_state(held=with_seat(state.held, number))
+    held = with_seat(state.held, number)
     if second and offence:  # no vote, but the table proposes the offence (club remarks.6)
+        t.set_state(held=held)
         t.propose(number, offence, "voted for a second nominee")
         return
-    candidate = ballot.candidates[ballot.index]
-    if candidate == number and rules.self_vote_offence:
+    if ballot.candidates[index] == number and rules.self_vote_offence:
         t.propose(number, rules.self_vote_offence, "voted for themself")
-    _set_votes(t, with_seat(ballot.votes[ballot.index], number))
+    # the hand held and its vote counted in one change of the table's state
+    t.set_state(held=held, ballot=_with_votes(ballot, with_seat(votes[index], number)))
 
 
 def released(t: Step, number: int) -> None:
