@@ -59,31 +59,50 @@ async def _play(app: ConsoleApp, cues: int, give_up: float) -> None:
                 await asyncio.sleep(0.1)  # the table's update comes back
 
 
-def timing(cues: int, busy: int, latency: str = "normal", ears: bool = False) -> list[str]:
+#: where the ears' live stream comes from (``talk``):
+#: - "sink": the default input, under the null sink its monitor, with a
+#:   table's recorded talk played into that same sink (paplay): the server
+#:   mixes a second stream into the one the cues go to;
+#: - "second-sink": a null sink of its own ("room") carries the talk, and
+#:   the ears record its monitor: a capture stream apart from the cues', as
+#:   a Pi's microphone is a capture device apart from its speaker;
+#: - "file": the ears read the talk from a WAV file at its own pace
+#:   (``file:``): no capture stream at all.
+TALKS = ("sink", "second-sink", "file")
+
+
+def timing(
+    cues: int, busy: int, latency: str = "normal", ears: bool = False, talk: str = "sink"
+) -> list[str]:
     """Lines of figures (or why there are none). ``ears``: the table listens
-    to the default input (under the null sink, its monitor: the table's own
-    voice and a table's recorded talk played into it) in its listening
-    process, as ``[microphone] listen = true`` makes it."""
+    in its listening process, as ``[microphone] listen = true`` makes it, to
+    the stream ``talk`` names (``TALKS``)."""
     with tempfile.TemporaryDirectory(prefix="companion-timing-") as folder:
+        procs = neighbours(busy)
+        device, module = None, None
+        if ears:
+            talk_proc, device, module = _table_talk(Path(folder), talk)
+            procs += [talk_proc] if talk_proc is not None else []
         config = Config(
             seats=SeatsConfig(mode="simulated"),
             voice=VoiceConfig(latency=latency),
-            microphone=MicrophoneConfig(listen=ears),
+            microphone=MicrophoneConfig(listen=ears, device=device),
             paths=PathsConfig(
                 Path(folder) / "journals", Path(folder) / "games", Path(folder) / "roster.toml"
             ),
         )
         app = ConsoleApp(config, now=datetime.now)
-        procs = neighbours(busy)
-        if ears:
-            procs += [_table_talk(Path(folder))]
         try:
             lines = asyncio.run(_run(app, cues))
         finally:
             for proc in procs:
                 proc.kill()
                 proc.wait()
-    listening = "; the ears listening to a live stream" if ears else ""
+            if module is not None:
+                subprocess.run(["pactl", "unload-module", module], check=False)
+                subprocess.run(["pactl", "set-default-source", "vsink.monitor"], check=False)
+    listening = f"; the ears listening ({talk}: {device or 'the default input'})" if ears else ""
+    # (second-sink: the default input is room.monitor while the bench runs)
     return [
         f"with {busy} CPU-bound processes ({os.cpu_count()} cores) and the console drawing"
         f"{listening}; [voice] latency = {latency!r}:",
@@ -91,14 +110,31 @@ def timing(cues: int, busy: int, latency: str = "normal", ears: bool = False) ->
     ]
 
 
-def _table_talk(folder: Path) -> subprocess.Popen[bytes]:
-    """A table's talk over a club's room (bench/ears_corpus.py), played into
-    the default output over and over: what the ears' live stream hears
-    besides the table's own voice."""
+def _table_talk(
+    folder: Path, talk: str
+) -> tuple[subprocess.Popen[bytes] | None, str | None, str | None]:
+    """A table's talk over a club's room (bench/ears_corpus.py) where the
+    ears hear it (``TALKS``): the player, if any, the ears' device, and the
+    PulseAudio module loaded for it (to unload)."""
     from bench.ears_corpus import make_corpus, save  # espeak-ng renders: only when listening
 
     wav, _ = save(make_corpus(7, 6.0, 10.0, "room"), folder / "talk.wav")
-    return subprocess.Popen(["paplay", str(wav)])
+    if talk == "file":
+        return None, f"file:{wav}", None
+    if talk == "second-sink":
+        loaded = subprocess.run(
+            ["pactl", "load-module", "module-null-sink", "sink_name=room", "rate=16000"],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        # The cues stay on vsink; the default input (PortAudio sees
+        # PulseAudio's default source, not its sources by name) is the room's.
+        subprocess.run(["pactl", "set-default-sink", "vsink"], check=True)
+        subprocess.run(["pactl", "set-default-source", "room.monitor"], check=True)
+        player = subprocess.Popen(["paplay", "--device=room", str(wav)])
+        return player, None, loaded.stdout.strip()
+    return subprocess.Popen(["paplay", str(wav)]), None, None
 
 
 async def _run(app: ConsoleApp, cues: int) -> list[str]:
@@ -159,4 +195,7 @@ if __name__ == "__main__":
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     latency = sys.argv[2] if len(sys.argv) > 2 else "normal"
     ears = len(sys.argv) > 3 and sys.argv[3] == "ears"
-    print("\n".join(timing(count, os.cpu_count() or 2, latency, ears)))
+    talk = sys.argv[4] if len(sys.argv) > 4 else "sink"
+    if talk not in TALKS:
+        sys.exit(f"console_timing: talk {talk!r} is not one of {', '.join(TALKS)}")
+    print("\n".join(timing(count, os.cpu_count() or 2, latency, ears, talk)))

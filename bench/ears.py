@@ -13,8 +13,8 @@ Run ``python bench/ears.py`` (``--minutes 2``). For each detector it prints:
   chunk that decided it);
 - CPU seconds per second of audio;
 - seat attribution for a microphone per seat and for the calibrated array,
-  on the simulated club table (``bench/ears_seats.py``; ``--no-seats``
-  leaves it out).
+  on the simulated club table, and those layouts' false flags on its room
+  alone (``bench/ears_seats.py``; ``--no-seats`` leaves it out).
 
 Targets: recall >= 0.95 and <= 1 false flag per 30 minutes, latency p50
 <= 300 ms, CPU <= 0.02 s per second of audio. It asserts nothing.
@@ -43,6 +43,8 @@ MIN_UTTERANCE_S = 0.5
 SNRS = (20.0, 10.0)
 NOISES = ("room", "pink", "brown", "babble", "hum", "knocks", "scrapes", "clatter")
 ROOM_ONLY = ("white", "pink", "brown", "babble", "room")
+#: the room sounds that hold speech from beyond the table (the rest hold none)
+TALK = ("babble", "room")
 #: room sound against a normal player at the microphone: as loud (the worst
 #: case), and 10 and 20 dB quieter (other tables across a club's room)
 ROOM_LEVELS = (0.0, -10.0, -20.0)
@@ -107,6 +109,11 @@ class Figures:
     latencies: list[float] = field(default_factory=list)
     false: dict[float, int] = field(default_factory=dict)  # room level -> false flags
     quiet_s: dict[float, float] = field(default_factory=dict)
+    #: the same by sound: (room level, talk or not) -> false flags, seconds.
+    #: Talk (babble, the room's mix, which holds babble) is speech from
+    #: beyond the table; the rest is noise with no speech in it at all.
+    false_by: dict[tuple[float, bool], int] = field(default_factory=dict)
+    quiet_by: dict[tuple[float, bool], float] = field(default_factory=dict)
 
     def lines(self, name: str) -> list[str]:
         recall = self.hit / max(1, self.hit + self.missed)
@@ -123,6 +130,13 @@ class Figures:
             for level in sorted(self.false, reverse=True)
         ]
         out.append("  false flags, room sound at (against a player): " + "; ".join(per_level))
+        for talk, what in ((False, "noise alone (white, pink, brown)"), (True, "talk (babble, the room's mix)")):  # fmt: skip
+            levels = sorted((lv for lv, t in self.false_by if t == talk), reverse=True)
+            figures = [
+                f"{lv:+.0f} dB {self.false_by[lv, talk] / self.quiet_by[lv, talk] * 1800:.1f}"
+                for lv in levels
+            ]
+            out.append(f"    of which {what}, per 30 min: " + "; ".join(figures))
         if self.latencies:
             out.append(
                 f"  onset -> flag: p50 {pct(self.latencies, 0.5):.0f} ms"
@@ -158,10 +172,14 @@ def score(
             else:
                 figures.hit_soft += bool(hits)
                 figures.missed_soft += not hits
-    for _, level, clip, heard in quiet:
+    for noise, level, clip, heard in quiet:
         false = [s for s in heard.segments if flagged_at(s, gate) is not None]
+        seconds = len(clip.samples) / RATE
         figures.false[level] = figures.false.get(level, 0) + len(false)
-        figures.quiet_s[level] = figures.quiet_s.get(level, 0.0) + len(clip.samples) / RATE
+        figures.quiet_s[level] = figures.quiet_s.get(level, 0.0) + seconds
+        key = (level, noise in TALK)
+        figures.false_by[key] = figures.false_by.get(key, 0) + len(false)
+        figures.quiet_by[key] = figures.quiet_by.get(key, 0.0) + seconds
     return figures
 
 

@@ -338,7 +338,10 @@ def room_only(seed: int, minutes: float, noise: str, level_db: float = 0.0) -> C
     normal speaking level (0: as loud as a player, a hard case for a detector)."""
     rng = np.random.default_rng(seed)
     n = round(minutes * 60 * RATE)
-    return Clip(_finish(_noise(rng, n, noise, SPEECH_RMS * 10 ** (level_db / 20))), RATE, ())
+    sound = _noise(rng, n, noise, SPEECH_RMS * 10 ** (level_db / 20))
+    # Clipped, not scaled down as a mix with speech is (``_finish``): the
+    # room's knocks would pull a 0 dB room ~5 dB down, and a card clips.
+    return Clip(np.clip(sound, -1.0, 1.0).astype(np.float32), RATE, ())
 
 
 def save(clip: Clip, path: Path) -> tuple[Path, Path]:

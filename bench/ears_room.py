@@ -24,7 +24,10 @@ table, chairs scraping, each a source in the room, with mains hum and the
 microphones' own hiss added per channel. ``snr_db`` is normal speech
 against that noise as the array hears it (active levels, as in the corpus).
 A pass gives both set-ups' 16 kHz float samples and the truth: each
-utterance's start, end, seat and level.
+utterance's start, end, seat and level. ``room_passes`` is the room alone,
+nobody at the table speaking, at ``ROOM_LEVELS`` against normal speech at
+the array (as bench/ears.py's room-only clips are against a player): what
+the false flags are counted on.
 
 Everything is drawn from ``numpy.random.default_rng(seed)``.
 """
@@ -32,7 +35,7 @@ Everything is drawn from ``numpy.random.default_rng(seed)``.
 from __future__ import annotations
 
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +59,9 @@ POSTURE_SD = (0.05, 0.05, 0.02)
 HEAD_SD = (0.03, 0.03, 0.015)
 #: the seats' microphones: p of the same pattern (0.5: cardioid, 1: omni)
 SEAT_MICS = {"cardioid": 0.5, "omni": 1.0}
+#: the room alone against normal speech at the array (``room_passes``):
+#: bench/ears.py's ROOM_LEVELS, as loud as a player and 10 and 20 dB quieter
+ROOM_LEVELS = (0.0, -10.0, -20.0)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -220,21 +226,11 @@ def _render(
 ) -> Pass:
     acoustics = Acoustics(table, rng)
     n = int(seconds * RATE)
-    posture = rng.normal(0, POSTURE_SD, (table.seats, 3))
-    heads = np.array(
-        [table.mouths[s - 1] + posture[s - 1] + rng.normal(0, HEAD_SD) for _, s, _, _, _ in lines]
-    )
-    # Players face the table, and whom they talk to: up to 70 degrees either side.
-    middle = table.mouths[:, :2].mean(axis=0)
-    inward = np.degrees(np.arctan2(*(middle - heads[:, :2]).T[::-1]))
-    facing = inward + rng.uniform(-70, 70, len(heads))
     speech = np.zeros((n, len(acoustics.mics)))
     normal: list[float] = []  # active RMS of each normal utterance at the array
     seats = table.seats
-    for (start, _, words, kind, _), rirs in zip(
-        lines, acoustics.responses(heads, facing), strict=True
-    ):
-        wet = convolve(words * 10 ** (LEVELS[kind][0] / 20), rirs)
+    voices = _voices(table, acoustics, rng, lines)
+    for (start, _, _, kind, _), wet in zip(lines, voices, strict=True):
         first = int(start * RATE)
         end = min(n, first + len(wet))
         speech[first:end] += wet[: end - first]
@@ -253,6 +249,57 @@ def _render(
     return Pass(_finish(mix[:, :seats]), _finish(mix[:, seats:]), truth)
 
 
+def _voices(
+    table: Table, acoustics: Acoustics, rng: np.random.Generator, lines: list[Line]
+) -> Iterator[Floats]:
+    """Each line as every microphone hears it (seats' first, then the
+    array's), one at a time: the player sits a little otherwise this pass,
+    moves their head between lines and faces the table or whom they talk to."""
+    posture = rng.normal(0, POSTURE_SD, (table.seats, 3))
+    heads = np.array(
+        [table.mouths[s - 1] + posture[s - 1] + rng.normal(0, HEAD_SD) for _, s, _, _, _ in lines]
+    )
+    # Players face the table, and whom they talk to: up to 70 degrees either side.
+    middle = table.mouths[:, :2].mean(axis=0)
+    inward = np.degrees(np.arctan2(*(middle - heads[:, :2]).T[::-1]))
+    facing = inward + rng.uniform(-70, 70, len(heads))
+    for (_, _, words, kind, _), rirs in zip(lines, acoustics.responses(heads, facing), strict=True):
+        yield convolve(words * 10 ** (LEVELS[kind][0] / 20), rirs)
+
+
+def room_passes(
+    table: Table, seed: int, minutes: float, levels: tuple[float, ...] = ROOM_LEVELS
+) -> dict[float, Pass]:
+    """``minutes`` of the room with nobody at the table speaking (the other
+    tables' babble, ventilation, knocks, chairs, hum: ``_room_noise`` and
+    ``_electric``, rendered whole, not looped), at each of ``levels`` dB
+    against normal speech at the array, as bench/ears.py's room-only clips
+    are against a player: the same sound at each level, no truth. Normal
+    speech's level is ``_render``'s, from a normal phrase of each seat
+    rendered through the room and not mixed in. Peaks beyond full scale
+    are clipped, not the whole pass scaled down (bench/ears.py's ``room``
+    clip at 0 dB is scaled down by its ``_finish``, to about -5 dB)."""
+    rng = np.random.default_rng(seed)
+    acoustics = Acoustics(table, rng)
+    n = int(minutes * 60 * RATE)
+    seats = table.seats
+    lines: list[Line] = [
+        (0.0, seat, _normal_phrase(rng), "normal", False) for seat in range(1, seats + 1)
+    ]
+    voices = _voices(table, acoustics, rng, lines)
+    level = float(np.mean([_active_rms(wet[:, seats:].mean(axis=1)) for wet in voices]))
+    noise = _room_noise(table, acoustics, rng, n, loop_s=None)
+    noise *= level / _active_rms(noise[:, seats:].mean(axis=1))
+    electric = _electric(rng, n, len(acoustics.mics)) * level
+    passes = {}
+    for db in levels:
+        # Clipped as a card clips (a knock's peak at 0 dB), not scaled down as
+        # ``_finish`` would: the level stays the one asked for.
+        mix = np.clip((noise * 10 ** (db / 20) + electric) * (SPEECH_RMS / level), -1.0, 1.0)
+        passes[db] = Pass(mix[:, :seats].astype(np.float32), mix[:, seats:].astype(np.float32), ())
+    return passes
+
+
 #: (noises, their weights at the array, where): what sounds from one place
 _NOISES: tuple[tuple[tuple[str, ...], tuple[float, ...], str], ...] = (
     (("babble",), (0.6,), "far"),  # two other tables
@@ -266,7 +313,16 @@ _NOISES: tuple[tuple[tuple[str, ...], tuple[float, ...], str], ...] = (
 NOISE_LOOP_S = 40.0
 
 
-def _room_noise(table: Table, acoustics: Acoustics, rng: np.random.Generator, n: int) -> Floats:
+def _room_noise(
+    table: Table,
+    acoustics: Acoustics,
+    rng: np.random.Generator,
+    n: int,
+    loop_s: float | None = NOISE_LOOP_S,
+) -> Floats:
+    """The room's sources (``_NOISES``), each from a place of its own, at
+    their weights' active level at the array; rendered for ``loop_s`` and
+    repeated (None: rendered whole)."""
     places: dict[str, Callable[[], Floats]] = {
         "far": lambda: _far_point(table, rng),
         "ceiling": lambda: np.array(
@@ -276,7 +332,7 @@ def _room_noise(table: Table, acoustics: Acoustics, rng: np.random.Generator, n:
         "floor": lambda: _near_seat(table, rng, 0.05, inward=-0.2),
     }
     points = np.array([places[where]() for _, _, where in _NOISES])
-    loop = min(n, int(NOISE_LOOP_S * RATE))
+    loop = n if loop_s is None else min(n, int(loop_s * RATE))
     out = np.zeros((n, len(acoustics.mics)))
     for (names, weights, _), rirs in zip(_NOISES, acoustics.responses(points), strict=True):
         dry = sum(_noise(rng, loop, name, w) for name, w in zip(names, weights, strict=True))

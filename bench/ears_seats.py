@@ -24,13 +24,30 @@ found, the share found on their own seat's channel. CPU: seconds per second
 of audio for the attribution alone (the one voice detector all layouts
 share is bench/ears.py's), fed chunk by chunk and asked after each chunk,
 as the live listener does.
-Targets: channels >= 95 %, array after calibration >= 85 %. It asserts
-nothing. ``attribution_figures`` returns the figures for bench/ears.py.
+
+False flags: each room also plays its room alone (``room_passes``: the
+other tables' babble, ventilation, knocks, chairs and hum, nobody at the
+table speaking) at 0, -10 and -20 dB against normal speech at the array,
+``minutes`` a level. For each layout, per 30 minutes: the segments heard
+as speech; those a seat claims (the table's end drops the others with
+these layouts: ``watch.FlagWatcher(needs_seat=True)``,
+``flags_for(needs_seat=True)``); and of those, the ones as loud as the
+table's speakers (``watch.LevelGate`` at its default 12 dB, learned from
+the room's game pass as the table learns it): the flags the live table
+would raise (``companion listen`` has no gate). ``one microphone`` is the
+array's segments with no seat rule, for comparison. The rule's cost: of
+the game's normal and loud utterances a segment found, how many no segment
+a seat claims holds (and with the gate as well).
+
+Targets: channels >= 95 %, array after calibration >= 85 %; <= 1 false
+flag per 30 minutes. It asserts nothing. ``attribution_figures`` returns
+the figures for bench/ears.py.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
 import sys
 import tempfile
 import time
@@ -43,17 +60,36 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ears_room import Pass, Spoken, calibration_pass, game_pass, make_table, save_wav
+from bench.ears_room import (
+    ROOM_LEVELS,
+    Pass,
+    Spoken,
+    calibration_pass,
+    game_pass,
+    make_table,
+    room_passes,
+    save_wav,
+)
 from companion.ears.array import ArraySeats, geometry
 from companion.ears.attribution import ChannelSeats, ChannelSegments, SeatTracker, loudest_track
 from companion.ears.calibrate import calibrate
 from companion.ears.calibration import calibration_of
 from companion.ears.capture import WavListener
-from companion.ears.detect import CHUNK, DEFAULT_DETECTOR, DetectorName, Segment, judge
+from companion.ears.detect import (
+    CHUNK,
+    DEFAULT_DETECTOR,
+    DetectorName,
+    Segment,
+    Segmenter,
+    judge,
+    level_db,
+)
 from companion.ears.review import by_channels, one_seat_each
+from companion.ears.watch import LevelGate
 
 RATE = 16_000
 SNRS = (15.0, 10.0, 5.0)
+LAYOUTS = ("channels", "channel_seats", "array")
 LOUD = ("normal", "loud")
 GEOMETRY = "respeaker-6mic"
 
@@ -68,9 +104,9 @@ def attribution_figures(
 ) -> dict[str, Any]:
     """The figures over ``rooms`` rooms (their seeds: ``100 * seed + n``);
     ``seat_mic``: the channels layout's microphones, "cardioid" or "omni"."""
-    layouts = ("channels", "channel_seats", "array")
-    tally = {layout: Tally() for layout in layouts}
-    cpu = dict.fromkeys(layouts, 0.0)
+    tally = {layout: Tally() for layout in LAYOUTS}
+    room = {layout: RoomTally(needs_seat=layout != "single") for layout in (*LAYOUTS, "single")}
+    cpu = dict.fromkeys(LAYOUTS, 0.0)
     played = 0.0
     calibrated = [0, 0]
     about = []
@@ -81,34 +117,212 @@ def attribution_figures(
         calibration = calibration_pass(table, room_seed * 10 + 1, snr_db=snr + 5)
         about.append({"seed": room_seed, "seats": table.seats, "rt60": round(table.rt60, 2), "snr_db": snr})  # fmt: skip
         played += game.seconds
-        tally["channels"].add(by_channels(game.channels, detector), game.truth, per_seat=True)
-        seats = ChannelSeats(table.seats)
-        mono = loudest_track(game.channels)
-        tally["channel_seats"].add(one_seat_each(mono, game.channels, detector, seats), game.truth)
-        cpu["channels"] += _channels_cpu(game)
-        cpu["channel_seats"] += _tracker_cpu(game.channels, seats)
         heard = _calibrate(calibration, geometry_name, table.seats, detector)
         calibrated[0] += len(heard)
         calibrated[1] += table.seats
-        if len(heard) >= 2:
-            result = calibration_of(heard, geometry(geometry_name))
-            mics = game.array
-            tally["array"].add(one_seat_each(mics.mean(axis=1), mics, detector, ArraySeats(result)), game.truth)  # fmt: skip
-            cpu["array"] += _tracker_cpu(mics, ArraySeats(result))
+        result = calibration_of(heard, geometry(geometry_name)) if len(heard) >= 2 else None
+        # The table's own speakers in the game; then the room alone at each level.
+        passes = [(None, game), *room_passes(table, room_seed * 10 + 3, minutes).items()]
+        gates: dict[str, LevelGate] = {}
+        for level, sound in passes:
+            found = _layouts(sound, table.seats, detector, result)
+            if level is None:
+                for layout, (segments, loudness) in found.items():
+                    if layout != "single":
+                        tally[layout].add(segments, game.truth, per_seat=layout == "channels")
+                    gates[layout] = _learned(segments, loudness, game.truth)
+                    room[layout].speech(segments, loudness, game.truth, gates[layout])
+            else:
+                for layout, (segments, loudness) in found.items():
+                    room[layout].count(level, sound.seconds, segments, loudness, gates[layout])
+        cpu["channels"] += _channels_cpu(game)
+        cpu["channel_seats"] += _tracker_cpu(game.channels, ChannelSeats(table.seats))
+        if result is not None:
+            cpu["array"] += _tracker_cpu(game.array, ArraySeats(result))
     figures: dict[str, Any] = {
         "seed": seed,
         "minutes": minutes,
         "detector": detector,
         "rooms": about,
     }
-    for layout in layouts:
-        figures[layout] = tally[layout].figures() | {"cpu_s_per_s": round(cpu[layout] / played, 5)}
+    for layout in LAYOUTS:
+        figures[layout] = (
+            tally[layout].figures()
+            | {"cpu_s_per_s": round(cpu[layout] / played, 5)}
+            | room[layout].figures()
+        )
+    figures["single"] = room["single"].figures()
     figures["array"] |= {
         "geometry": geometry_name,
         "calibrated": f"{calibrated[0]}/{calibrated[1]}",
     }
     figures["channels"]["microphones"] = seat_mic
     return figures
+
+
+Loudness = list[float]  # each segment's, as the listening process tells the table
+
+
+def _layouts(
+    sound: Pass, seats: int, detector: DetectorName, calibration: Any
+) -> dict[str, tuple[list[Segment], Loudness]]:
+    """Each layout's segments of a pass (``companion listen``'s paths) and
+    their loudness: ``channels`` (a segment per seat), ``channel_seats``
+    (one segment on the loudest channel, ``ChannelSeats``), ``array`` (the
+    calibrated array) and ``single`` (the array's segments without a seat:
+    one microphone in the middle)."""
+    out: dict[str, tuple[list[Segment], Loudness]] = {}
+    heard = Heard(detector)
+    segments = by_channels(sound.channels, heard)
+    out["channels"] = segments, [heard.loudness(s) for s in segments]
+    heard = Heard(detector)
+    mono = loudest_track(sound.channels)
+    segments = one_seat_each(mono, sound.channels, heard, ChannelSeats(seats))
+    out["channel_seats"] = segments, [heard.loudness(s) for s in segments]
+    if calibration is not None:
+        heard = Heard(detector)
+        mics = sound.array
+        segments = one_seat_each(mics.mean(axis=1), mics, heard, ArraySeats(calibration))
+        loudness = [heard.loudness(s) for s in segments]
+        out["array"] = segments, loudness
+        out["single"] = [Segment(s.start, s.end, s.confidence) for s in segments], loudness
+    return out
+
+
+class Heard:
+    """A voice detector that keeps what it heard, chunk by chunk: the
+    probability it gave and the chunk's level (``detect.level_db``); from
+    them a segment's loudness as the listening process tells it to the
+    table (``hearing.Hearing``: the loudest median of the last ``window``
+    voiced chunks, from the chunk that opened the utterance to its end)."""
+
+    def __init__(self, detector: DetectorName) -> None:
+        self._judge = judge(detector)
+        self.probability: list[float] = []
+        self.level: list[float] = []
+        self._medians: tuple[int, list[int], list[float]] | None = None
+
+    def __call__(self, chunk: np.ndarray[Any, Any]) -> float:
+        probability = self._judge(chunk)
+        self.probability.append(probability)
+        self.level.append(level_db(chunk))
+        return probability
+
+    def loudness(self, segment: Segment) -> float:
+        rules = Segmenter()
+        voiced, medians = self._rolling(rules)
+        first, last = round(segment.start * RATE / CHUNK), round(segment.end * RATE / CHUNK)
+        at = bisect.bisect_left(voiced, first)
+        # The segment starts at its first voiced chunk; it opened at its third.
+        opened = at + rules.start_chunks - 1
+        within = medians[opened : bisect.bisect_left(voiced, last)]
+        return max(within, default=-120.0)
+
+    def _rolling(self, rules: Segmenter) -> tuple[list[int], list[float]]:
+        """The voiced chunks, and at each the median of the last ``window``
+        voiced chunks' levels (the listening process keeps that list across
+        utterances)."""
+        if self._medians is None or self._medians[0] != len(self.level):
+            voiced = [k for k, p in enumerate(self.probability) if p >= rules.threshold]
+            levels = [self.level[k] for k in voiced]
+            medians = [
+                round(float(np.median(levels[max(0, n - rules.window + 1) : n + 1])), 1)
+                for n in range(len(levels))
+            ]
+            self._medians = (len(self.level), voiced, medians)
+        return self._medians[1], self._medians[2]
+
+
+def _learned(segments: Sequence[Segment], loudness: Loudness, truth: Sequence[Spoken]) -> LevelGate:
+    """The level gate as the game teaches it (bench/ears.py's ``learned_gate``):
+    the loudness of the segments over the table's normal speech, at least
+    ``learn_from_s`` long."""
+    gate = LevelGate(keep=100_000)
+    for segment, level in zip(segments, loudness, strict=True):
+        if segment.end - segment.start >= gate.learn_from_s and any(
+            u.kind == "normal" and _overlap(segment, u) > 0 for u in truth
+        ):
+            gate.learn(level)
+    return gate
+
+
+class RoomTally:
+    """False flags on the room alone, and what the rule costs the table's
+    speech: a segment is flagged when a seat claims it (its seat is not
+    None: the table's end drops the others, ``watch.FlagWatcher``'s
+    ``needs_seat``; one microphone, ``single``, cannot tell and flags all),
+    and, live, only when it is also as loud as the table's speakers
+    (``watch.LevelGate``, learned from the game)."""
+
+    def __init__(self, needs_seat: bool = True) -> None:
+        self.needs_seat = needs_seat
+        self.seconds: dict[float, float] = {}
+        self.heard: dict[float, int] = {}  # segments: what the detector heard as speech
+        self.claimed: dict[float, int] = {}  # of them, those a seat claims
+        self.flagged: dict[float, int] = {}  # of those, as loud as the table's speakers
+        self.found = 0  # normal and loud utterances of the game a segment found
+        self.dropped = 0  # of them, those no segment a seat claims holds
+        self.dropped_gated = 0  # the same, the gate as well
+        self.reference: list[float] = []
+
+    def count(
+        self,
+        level: float,
+        seconds: float,
+        segments: Sequence[Segment],
+        loudness: Loudness,
+        gate: LevelGate,
+    ) -> None:
+        claimed = [(s, db) for s, db in zip(segments, loudness, strict=True) if self.claims(s)]
+        self.seconds[level] = self.seconds.get(level, 0.0) + seconds
+        self.heard[level] = self.heard.get(level, 0) + len(segments)
+        self.claimed[level] = self.claimed.get(level, 0) + len(claimed)
+        flagged = sum(gate.passes(db) for _, db in claimed)
+        self.flagged[level] = self.flagged.get(level, 0) + flagged
+
+    def speech(
+        self,
+        segments: Sequence[Segment],
+        loudness: Loudness,
+        truth: Sequence[Spoken],
+        gate: LevelGate,
+    ) -> None:
+        if gate.reference is not None:
+            self.reference.append(gate.reference)
+        for u in truth:
+            if u.kind not in LOUD:
+                continue
+            held = [
+                (s, db)
+                for s, db in zip(segments, loudness, strict=True)
+                if _overlap(s, u) >= min(0.25, 0.5 * (u.end_s - u.start_s))
+            ]
+            if held:
+                self.found += 1
+                self.dropped += not any(self.claims(s) for s, _ in held)
+                self.dropped_gated += not any(self.claims(s) and gate.passes(db) for s, db in held)
+
+    def claims(self, segment: Segment) -> bool:
+        """The table's end takes it up (``needs_seat``: only if a seat claims it)."""
+        return not self.needs_seat or segment.seat is not None
+
+    def figures(self) -> dict[str, Any]:
+        def per_30_min(counts: dict[float, int]) -> dict[str, float]:
+            return {
+                f"{level:g}": round(counts[level] / self.seconds[level] * 1800, 1)
+                for level in sorted(counts, reverse=True)
+            }
+
+        return {
+            "room_minutes": round(self.seconds.get(ROOM_LEVELS[0], 0.0) / 60, 2),
+            "room_heard_per_30_min": per_30_min(self.heard),
+            "room_claimed_per_30_min": per_30_min(self.claimed),
+            "room_flags_per_30_min": per_30_min(self.flagged),
+            "speech_found": self.found,
+            "speech_dropped_no_seat": self.dropped,
+            "speech_dropped_with_gate": self.dropped_gated,
+            "gate_reference_db": [round(r, 1) for r in self.reference],
+        }
 
 
 class Tally:
@@ -251,6 +465,37 @@ def print_figures(f: dict[str, Any], seat_mic: str = "cardioid") -> None:
     print(_line(f"array ({f['array']['geometry']}, {f['array']['calibrated']} seats calibrated)", f["array"]))  # fmt: skip
     print(f"detector {f['detector']}; {f['minutes']:g} min a room")
     print("targets: channels >= 95 %, array after calibration >= 85 %")
+    levels = " / ".join(f"{level:g}" for level in ROOM_LEVELS)
+    print(
+        f"false flags per 30 min of the room alone (other tables' babble, ventilation, knocks,"
+        f" chairs, hum; {f['channels']['room_minutes']:g} min a level) at {levels} dB"
+        " against normal speech at the array: heard as speech; of it claimed by a seat;"
+        " of that as loud as the table's speakers (the 12 dB gate: the flags)"
+    )
+    print(_room_line("channels", f["channels"]))
+    print(_room_line("channel_seats", f["channel_seats"]))
+    if f["array"]["room_heard_per_30_min"]:  # the array was calibrated
+        print(_room_line("array", f["array"]))
+        print(_room_line("one microphone (the array's, no seat rule)", f["single"], seats=False))
+    print("target: <= 1 false flag per 30 min")
+
+
+def _room_line(name: str, f: dict[str, Any], seats: bool = True) -> str:
+    def levels(key: str) -> str:
+        return " / ".join(f"{v:g}" for v in f[key].values())
+
+    parts = [f"  {name}: heard {levels('room_heard_per_30_min')}"]
+    if seats:
+        parts.append(f"claimed {levels('room_claimed_per_30_min')}")
+    parts.append(f"flags {levels('room_flags_per_30_min')}")
+    lost = f"of {f['speech_found']} normal and loud utterances found, lost"
+    if seats:
+        lost += f" to the seat rule {f['speech_dropped_no_seat']}, to it and the gate"
+    else:
+        lost += " to the gate"
+    refs = ", ".join(f"{r:g}" for r in f["gate_reference_db"])
+    parts.append(f"{lost} {f['speech_dropped_with_gate']} (gate reference {refs} dBFS)")
+    return "; ".join(parts)
 
 
 if __name__ == "__main__":

@@ -12,12 +12,13 @@ from companion.ears.attribution import (
     ChannelSeats,
     ChannelSegments,
     chunk_power,
+    claimed,
     loudest,
     speaking,
     tracker_for,
 )
 from companion.ears.calibration import CalibrationError
-from companion.ears.detect import CHUNK
+from companion.ears.detect import CHUNK, Segment
 
 RATE = 16_000
 
@@ -81,6 +82,34 @@ def test_the_tracker_names_the_seat_whose_channel_spoke_most() -> None:
     assert tracker.verdict() == (None, 0.0)
     with pytest.raises(ValueError, match="a block of 3 channels; the table has 10"):
         tracker.feed(np.zeros((480, 3), dtype=np.float32))
+
+
+def test_a_channel_that_stands_out_now_and_then_claims_nothing() -> None:
+    """Sound from beyond the table: a seat's channel stands out in one chunk
+    of five (the next table's talk behind that seat): not that seat's. A
+    player whose channel speaks in most chunks, pauses and all, is theirs."""
+    rng = np.random.default_rng(3)
+    quiet, talk = _talk(rng, 0.128, 10, {}), _talk(rng, 0.032, 10, {4: 0.1})
+    tracker = ChannelSeats(10)
+    for _ in range(10):
+        tracker.feed(np.concatenate([talk, quiet]))
+    assert tracker.verdict() == (None, 0.0)
+    tracker.reset()
+    for _ in range(10):
+        tracker.feed(np.concatenate([_talk(rng, 0.096, 10, {4: 0.1}), quiet[: CHUNK * 2]]))
+    assert tracker.verdict()[0] == 4
+
+
+def test_a_segment_its_channel_spoke_little_of_is_no_seat_s() -> None:
+    """``companion listen --layout channels``: a segment of seat 4 in which its
+    channel stood out one chunk in five is sound from beyond the table."""
+    rng = np.random.default_rng(4)
+    quiet = _talk(rng, 0.128, 10, {})
+    now_and_then = np.concatenate([np.concatenate([_talk(rng, 0.032, 10, {4: 0.1}), quiet])] * 10)
+    player = _talk(rng, 1.6, 10, {7: 0.1})
+    sound = np.concatenate([now_and_then, player])
+    segments = [Segment(0.0, 1.6, 0.9, 4), Segment(1.6, 3.2, 0.9, 7), Segment(0.0, 1.6, 0.9)]
+    assert [s.seat for s in claimed(segments, sound)] == [None, 7, None]
 
 
 def test_two_seats_talking_at_once_give_two_segments() -> None:

@@ -65,6 +65,16 @@ def test_a_room_without_a_speaker_has_no_truth() -> None:
         assert _rms(clip.samples) > 0.01  # loud: as loud as a player speaking
 
 
+def test_a_room_keeps_the_level_asked_for() -> None:
+    """The room's knocks peak above full scale at 0 dB: the clip clips them
+    (as a card does) rather than pulling the whole room down."""
+    loud = room_only(seed=5, minutes=MINUTES, noise="room", level_db=0.0)
+    quiet = room_only(seed=5, minutes=MINUTES, noise="room", level_db=-10.0)
+    assert float(np.abs(loud.samples).max()) == pytest.approx(1.0)
+    apart = 20 * np.log10(_rms(loud.samples) / _rms(quiet.samples))
+    assert apart == pytest.approx(10.0, abs=1.0)
+
+
 def test_the_same_seed_gives_the_same_clip(clip: Clip) -> None:
     again = make_corpus(seed=3, minutes=MINUTES, snr_db=10, noise="room")
     assert np.array_equal(again.samples, clip.samples)

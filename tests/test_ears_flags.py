@@ -77,6 +77,46 @@ def test_one_utterance_one_flag(timeline: list[tuple[float, Game]]) -> None:
     assert (flag.kind, flag.at) == ("night", day - 3)
 
 
+def test_a_layout_with_seats_flags_no_segment_nobody_claims(
+    timeline: list[tuple[float, Game]],
+) -> None:
+    """A microphone per seat or the array: a segment without a seat is sound
+    from beyond the table (the next table, the room): no flag. One
+    microphone flags it as before."""
+    nobody, seat_3 = Segment(5.0, 7.0, 0.9), Segment(8.0, 9.0, 0.8, seat=3)
+    (flag,) = flags_for([nobody, seat_3], timeline, needs_seat=True)
+    assert (flag.kind, flag.seat, flag.at) == ("night", 3, 8.0)
+    assert [f.seat for f in flags_for([nobody, seat_3], timeline)] == [None, 3]
+
+
+def test_companion_listen_with_the_array_flags_only_what_a_seat_claims(
+    tmp_path: Path, demo_journal: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``review`` passes the layout on: the array's segments that no seat
+    claims give no flag (the segments stand as heard)."""
+    from companion.ears import review
+    from companion.ears.array import Calibration
+    from companion.ears.calibration import save
+    from companion.rulesets import load_ruleset
+
+    calibration = tmp_path / "array.json"
+    save(Calibration("respeaker-6mic", 16_000, {1: (0.0,) * 15, 2: (1e-5,) * 15}), calibration)
+    audio = tmp_path / "array.wav"
+    with wave.open(str(audio), "wb") as out:
+        out.setnchannels(6)
+        out.setsampwidth(2)
+        out.setframerate(16_000)
+        out.writeframes(bytes(16_000 * 6 * 2 * 10))
+    heard = [Segment(3.0, 4.0, 0.9), Segment(5.0, 6.0, 0.8, seat=2)]
+    monkeypatch.setattr(review, "one_seat_each", lambda *args: heard)
+    out = review.review(
+        audio, layout="array", journal=demo_journal, load_ruleset=load_ruleset,
+        calibration=calibration,
+    )  # fmt: skip
+    assert [s["seat"] for s in out["segments"]] == [None, 2]
+    assert [(f["kind"], f["seat"], f["at"]) for f in out["flags"]] == [("night", 2, 5.0)]
+
+
 def _wav(path: Path, samples: np.ndarray) -> None:
     with wave.open(str(path), "wb") as out:
         out.setnchannels(1)

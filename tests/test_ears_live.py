@@ -239,6 +239,88 @@ def test_overrun_waits_for_the_grace(timeline: list[tuple[float, Game]]) -> None
     assert flag is not None and flag.at == 1.0 + OVERRUN_GRACE_S
 
 
+def test_a_layout_with_seats_flags_only_what_a_seat_claims(
+    timeline: list[tuple[float, Game]],
+) -> None:
+    """A microphone per seat or the array: an utterance no seat claims is
+    not the table's; once a seat claims it, it is flagged at its own start."""
+    night = next(game for _, game in timeline if game.phase == "night")
+    watcher = FlagWatcher(needs_seat=True)
+    assert watcher.opened(10.0, 9.9, None, 0.9, night) is None  # nobody's yet
+    assert watcher.tick(10.3, night) is None
+    flag = watcher.attributed(10.4, 3, 0.8, night)
+    assert flag is not None
+    assert (flag.kind, flag.seat, flag.at, flag.confidence) == ("night", 3, 9.9, 0.8)
+    assert watcher.tick(10.5, night) is None  # one flag
+    assert watcher.attributed(10.6, 4, 0.9, night) is None
+    watcher.closed()
+    # Never claimed: never flagged, however long it goes on.
+    assert watcher.opened(12.0, 11.9, None, 0.9, night) is None
+    assert watcher.tick(20.0, night) is None
+    assert watcher.attributed(20.1, None, 0.0, night) is None
+    watcher.closed()
+    # One microphone cannot tell: it flags what it hears, as before.
+    single = FlagWatcher()
+    flag = single.opened(12.0, 11.9, None, 0.9, night)
+    assert flag is not None and (flag.kind, flag.seat, flag.at) == ("night", None, 11.9)
+
+
+def test_a_seat_claiming_talk_in_another_s_minute_flags_it_from_its_start(
+    timeline: list[tuple[float, Game]],
+) -> None:
+    speaking = next(
+        g for _, g in timeline if current_turn(g) is not None and not table_state(g).turn_over
+    )
+    speaker = current_turn(speaking).seat
+    other = speaker % 10 + 1
+    watcher = FlagWatcher(needs_seat=True)
+    assert watcher.opened(5.0, 4.8, None, 0.9, speaking) is None
+    flag = watcher.attributed(5.3, other, 0.7, speaking)
+    assert flag is not None and (flag.kind, flag.seat, flag.at) == ("out_of_turn", other, 4.8)
+    watcher.closed()
+    # The speaker's own words, claimed by their seat: nothing to flag.
+    assert watcher.opened(6.0, 5.9, None, 0.9, speaking) is None
+    assert watcher.attributed(6.2, speaker, 0.9, speaking) is None
+
+
+def test_the_link_flags_once_the_seat_is_told_and_drops_words_no_seat_said(
+    timeline: list[tuple[float, Game]],
+) -> None:
+    table = _Table(timeline)
+    night = _moment(timeline, lambda g: g.phase == "night") + 1
+    table.now = night
+    link = table.link(EarsSettings(layout="array", channels=6))
+    link.heard(("open", night - 0.2, None, 0.9, -20.0))
+    link.tick()
+    assert table.flags == []
+    table.now += 0.1
+    link.heard(("seat", 4, 0.8))
+    assert table.flags == [SpeechFlagged("night", 4, 0.8)]
+    link.heard(("close", night - 0.2, night + 0.5, 4, 0.9, -20.0))
+    link.heard(("word", night - 0.2, None, "oath", "клянусь", 0.91))  # the next table's oath
+    assert len(table.flags) == 1
+    link.heard(("word", night - 0.2, 4, "oath", "клянусь", 0.91))
+    assert table.flags[1] == SpeechFlagged("word", 4, 0.91, "oath", "клянусь")
+
+
+def test_without_seats_after_all_the_link_listens_as_one_microphone(
+    timeline: list[tuple[float, Game]],
+) -> None:
+    """The array's calibration is missing: the listening process says so and
+    sends no seats; the table flags as with one microphone rather than never."""
+    table = _Table(timeline)
+    night = _moment(timeline, lambda g: g.phase == "night") + 1
+    table.now = night
+    notices: list[tuple[str, str]] = []
+    link = table.link(
+        EarsSettings(layout="array", channels=6), on_notice=lambda *n: notices.append(n)
+    )
+    link.heard(("status", "no_seats", "no calibration"))
+    link.heard(("open", night - 0.2, None, 0.9, -20.0))
+    assert [(f.kind, f.seat) for f in table.flags] == [("night", 0)]
+    assert notices == [("no_seats", "no calibration")]
+
+
 # --- the listening process, spawned -------------------------------------------------------
 def _recording(path: Path, utterance: np.ndarray[Any, Any]) -> Path:
     silence = np.zeros(RATE // 2, dtype=np.float32)

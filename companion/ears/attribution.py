@@ -20,11 +20,20 @@ the speaker whose minute it is is not lost (a rule of "the loudest by
 utterance with them, docs/listening.md). ``ChannelSegments`` turns that into an utterance per
 seat, with one voice detector on the loudest channel rather than one per
 channel (twelve would cost twelve times the ears' CPU budget).
+
+Sound from beyond the table (the next table's talk, a chair on the floor)
+reaches every microphone at a like level: now and then one channel stands
+out for a chunk or two, but none speaks for long. ``ChannelSeats``
+therefore gives a seat only to a segment whose channel spoke in at least
+``CLAIM_SHARE`` of its chunks; ``claimed`` judges ``ChannelSegments``'
+segments alike (``SEGMENT_CLAIM_SHARE``). The table's end does not flag
+what no seat claims (``watch.FlagWatcher``'s and ``flags.flags_for``'s
+``needs_seat``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Protocol
@@ -37,6 +46,17 @@ from .detect import CHUNK, Segment, Segmenter
 
 #: a channel speaks only this far above the room (the median channel's level)
 ABOVE_ROOM_DB = 3.0
+#: a seat claims a segment only where its channel spoke in at least this
+#: share of the chunks fed: a player's channel speaks in most of theirs,
+#: sound from beyond the table makes one channel speak now and then
+#: (docs/listening.md: on the simulated club's room alone no claim was
+#: left from 0.3 up, and no utterance of the table's was lost up to 0.5)
+CLAIM_SHARE = 1 / 3
+#: the same for a segment of ``ChannelSegments``: cut to where its channel
+#: speaks, a player's holds more of it than an utterance with the chunks
+#: before its onset does (on the simulated club: the table's normal and
+#: loud speech 0.6-1.0, the room alone 0.2-0.5)
+SEGMENT_CLAIM_SHARE = 0.5
 
 Mask = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float64]
@@ -140,14 +160,17 @@ class _Chunker:
 
 class ChannelSeats:
     """A ``SeatTracker`` for a microphone per seat: the seat whose channel
-    spoke in most of the segment's chunks (``speaking``); the confidence is
-    its share of the chunks in which any channel spoke."""
+    spoke in most of the segment's chunks (``speaking``), provided it spoke
+    in at least ``CLAIM_SHARE`` of all the chunks fed (else no seat: sound
+    from beyond the table); the confidence is its share of the chunks in
+    which any channel spoke."""
 
     def __init__(self, channels: int) -> None:
         self.channels = channels
         self._chunks = _Chunker()
         self._counts = np.zeros(channels, dtype=np.int64)
         self._energy = np.zeros(channels)
+        self._fed = 0  # whole chunks
 
     def feed(self, chunk: Samples) -> None:
         if chunk.shape[1] != self.channels:
@@ -157,6 +180,7 @@ class ChannelSeats:
             power = chunk_power(whole)
             self._counts += speaking(power).sum(axis=0)
             self._energy += power.sum(axis=0)
+            self._fed += len(power)
 
     def verdict(self) -> tuple[int | None, float]:
         total = int(self._counts.sum())
@@ -164,12 +188,15 @@ class ChannelSeats:
             return None, 0.0
         # Most chunks; between equal counts, the louder channel.
         best = int(np.lexsort((self._energy, self._counts))[-1])
+        if self._counts[best] < CLAIM_SHARE * self._fed:
+            return None, 0.0  # no channel spoke for long: no seat's
         return best + 1, round(float(self._counts[best]) / total, 3)
 
     def reset(self) -> None:
         self._chunks.clear()
         self._counts[:] = 0
         self._energy[:] = 0.0
+        self._fed = 0
 
 
 Judge = Callable[[Samples], float]
@@ -230,3 +257,21 @@ class ChannelSegments:
 
 def _seated(segment: Segment, channel: int) -> Segment:
     return Segment(segment.start, segment.end, segment.confidence, channel + 1)
+
+
+def claimed(segments: Sequence[Segment], samples: Samples) -> list[Segment]:
+    """``ChannelSegments``' segments of ``samples`` (from their start), each
+    keeping its seat only where that seat's channel spoke (``speaking``) in
+    at least ``SEGMENT_CLAIM_SHARE`` of the segment's chunks; the others'
+    seat None: sound from beyond the table."""
+    mask = speaking(chunk_power(samples))
+    out = []
+    for segment in segments:
+        if segment.seat is not None:
+            first, last = round(segment.start * RATE / CHUNK), round(segment.end * RATE / CHUNK)
+            spoke = mask[first:last, segment.seat - 1]
+            if len(spoke) and spoke.mean() >= SEGMENT_CLAIM_SHARE:
+                out.append(segment)
+                continue
+        out.append(Segment(segment.start, segment.end, segment.confidence, None))
+    return out

@@ -80,7 +80,11 @@ class BothJudge:
         return sure if self._fast(chunk) > 0 else 0.0
 
 
-def judge(name: DetectorName) -> ChunkJudge:
+def judge(name: DetectorName | ChunkJudge) -> ChunkJudge:
+    """The detector named so (one given ready-made, a bench's that keeps
+    what it heard: itself)."""
+    if not isinstance(name, str):
+        return name
     if name == "webrtc":
         return WebRtcJudge()
     if name == "silero":
@@ -156,7 +160,7 @@ def chunks(samples: Samples, start_at: float = 0.0) -> Iterator[tuple[float, Sam
         yield start_at + first / RATE, mono[first : first + CHUNK]
 
 
-def segments(samples: Samples, detector: DetectorName = "both") -> list[Segment]:
+def segments(samples: Samples, detector: DetectorName | ChunkJudge = "both") -> list[Segment]:
     """The utterances in a whole recording (16 kHz)."""
     judging, segmenter = judge(detector), Segmenter()
     found = []

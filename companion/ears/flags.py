@@ -13,7 +13,10 @@ host confirms or dismisses every flag, nothing here gives an offence.
 - ``out_of_turn``: with a microphone per seat, speech from a seat whose
   minute it is not.
 
-One continuous utterance gives one flag, the first rule it breaks.
+One continuous utterance gives one flag, the first rule it breaks. With a
+layout that tells whose speech is whose (``needs_seat``), a segment no seat
+claims is sound from beyond the table and gives none (``watch.FlagWatcher``
+does the same live).
 """
 
 from __future__ import annotations
@@ -62,13 +65,22 @@ def rule_broken(game: Game, seat: int | None) -> tuple[str, int | None] | None:
     return None
 
 
-def flags_for(segments: Sequence[Segment], timeline: Sequence[tuple[float, Game]]) -> list[Flag]:
+def flags_for(
+    segments: Sequence[Segment],
+    timeline: Sequence[tuple[float, Game]],
+    *,
+    needs_seat: bool = False,
+) -> list[Flag]:
     """The flags for a recording's segments, given the game's states in
     time order (``(at, state after the input at that time)``, as a journal
-    replay gives them; the recording's clock is the game's)."""
+    replay gives them; the recording's clock is the game's). ``needs_seat``:
+    the layout tells seats apart (channels, array), and a segment whose seat
+    is None is nobody's at the table: no flag."""
     times = [at for at, _ in timeline]
     flags = []
     for segment in segments:
+        if needs_seat and segment.seat is None:
+            continue
         flag = _first_broken(segment, timeline, times)
         if flag is not None:
             flags.append(flag)

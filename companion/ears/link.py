@@ -76,7 +76,9 @@ class EarsLink:
         self._heard: tuple[float, int | None, float] | None = None
         self._level = -120.0  # its loudness so far
         self._monotonic = monotonic
-        self.watcher = FlagWatcher()
+        # A microphone per seat or the array tells whose speech is whose: what
+        # no seat claims (the next table, the room) is not the table's.
+        self.watcher = FlagWatcher(needs_seat=settings.layout != "single")
         self.gate = LevelGate()
         self.flags: list[SpeechFlagged] = []  # what was submitted, for the benches
         self._process: Any = None
@@ -156,7 +158,7 @@ class EarsLink:
             self._level = message[1]
             self._louder(now, game)
         elif kind == "seat":
-            self.watcher.attributed(message[1], message[2])
+            self._flag(self.watcher.attributed(now, message[1], message[2], game))
             if self._heard is not None:
                 self._heard = (self._heard[0], message[1], message[2])
                 self._louder(now, game)
@@ -171,6 +173,8 @@ class EarsLink:
         elif kind == "word":
             # Whose: the seat of the utterance it was heard in (its end came first).
             _, _start, seat, phrase, words, confidence = message
+            if seat is None and self.watcher.needs_seat:
+                return  # no seat's: the next table's words, not ours
             if game is not None and game.phase != "ended":
                 self._propose(
                     SpeechFlagged(WORD_KIND, seat or 0, round(confidence, 3), phrase, words)
@@ -179,6 +183,8 @@ class EarsLink:
             if message[1] == "lost":  # what was being heard ended with the card
                 self.watcher.closed()
                 self._heard = None
+            elif message[1] == "no_seats":  # no seats after all: as one microphone
+                self.watcher.needs_seat = False
             self._on_notice(message[1], message[2])
 
     def _flag(self, flag: Any) -> None:
@@ -191,13 +197,10 @@ class EarsLink:
         self._submit(event)
 
     def _louder(self, now: float, game: Game | None) -> None:
-        """The utterance heard is loud enough to be the table's: watch it.
-        With a microphone per seat or an array, only once a seat claims it:
-        a sound no seat's microphone claims (the next table,
-        the room) is not the table's."""
+        """The utterance heard is loud enough to be the table's: watch it
+        (with a microphone per seat or an array, the watcher flags it only
+        once a seat claims it)."""
         if self._heard is not None and self.gate.passes(self._level):
-            if self.settings.layout != "single" and self._heard[1] is None:
-                return
             start, seat, confidence = self._heard
             self._heard = None
             self._flag(self.watcher.opened(now, self._game_time(start), seat, confidence, game))

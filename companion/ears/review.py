@@ -5,7 +5,8 @@ The recording's segments, and with the game's journal the flags: the
 recording is taken to start at the game's setup (time 0 of the journal),
 as the table records it. Who spoke: ``attribution.ChannelSegments`` with a
 microphone per seat, ``array.ArraySeats`` with the array (one seat per
-segment, from the calibration).
+segment, from the calibration); with either, a segment no seat claims is
+sound from beyond the table and gives no flag, as live.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from typing import Any, Literal
 
 from ..core.rules import Ruleset
 from ..core.state import Game
-from .attribution import ChannelSegments, SeatTracker
+from .attribution import ChannelSegments, SeatTracker, claimed
 from .capture import RATE, Samples, read_wav
-from .detect import DetectorName, Segment, judge, segments
+from .detect import ChunkJudge, DetectorName, Segment, judge, segments
 from .flags import flags_for
 
 Layout = Literal["single", "channels", "array"]
@@ -54,13 +55,21 @@ def review(
         found = one_seat_each(mics.mean(axis=1), mics, detector, ArraySeats(calibrated))
     out: dict[str, Any] = {
         "segments": [
-            {"start": s.start, "end": s.end, "seat": s.seat, "confidence": s.confidence}
+            # to the millisecond: sums of chunk lengths are not exact (5.5040000000000004)
+            {
+                "start": round(s.start, 3),
+                "end": round(s.end, 3),
+                "seat": s.seat,
+                "confidence": s.confidence,
+            }
             for s in found
         ]
     }
     if journal is not None:
         assert load_ruleset is not None
-        flags = flags_for(found, game_timeline(journal, load_ruleset))
+        timeline = game_timeline(journal, load_ruleset)
+        # A segment no seat claims (the next table, the room) is not the table's.
+        flags = flags_for(found, timeline, needs_seat=layout != "single")
         out["flags"] = [
             {
                 "at": f.at,
@@ -79,16 +88,17 @@ def _single(samples: Samples, detector: DetectorName) -> list[Segment]:
     return _segments(mono, detector, None)
 
 
-def by_channels(samples: Samples, detector: DetectorName) -> list[Segment]:
+def by_channels(samples: Samples, detector: DetectorName | ChunkJudge) -> list[Segment]:
     """Channel n is seat n + 1 (``attribution.ChannelSegments``): a segment
-    per seat, two when two seats talk over each other."""
+    per seat, two when two seats talk over each other; one whose channel
+    did not speak for long is no seat's (``attribution.claimed``)."""
     seats = ChannelSegments(samples.shape[1], judge(detector))
-    found = seats.feed(samples) + seats.flush()
+    found = claimed(seats.feed(samples) + seats.flush(), samples)
     return sorted(found, key=lambda s: (s.start, s.seat or 0))
 
 
 def one_seat_each(
-    mono: Samples, samples: Samples, detector: DetectorName, tracker: SeatTracker
+    mono: Samples, samples: Samples, detector: DetectorName | ChunkJudge, tracker: SeatTracker
 ) -> list[Segment]:
     """The utterances heard in ``mono`` (the array's mean), each given the
     seat that ``tracker`` finds in its span of ``samples``; the confidence

@@ -8,6 +8,12 @@ two together: at an utterance's onset, speech that nobody may utter now
 while it goes on, the speaker's time running out makes it an overrun once
 ``OVERRUN_GRACE_S`` has passed. One utterance gives at most one flag.
 
+With a layout that tells whose speech is whose (a microphone per seat, the
+array: ``needs_seat``), an utterance that no seat claims (its seat None) is
+sound from beyond the table (the next table's talk, a chair on the floor,
+the ventilation) and raises no flag; a seat that claims it later
+(``attributed``) raises it then, at the utterance's own time.
+
 Pure: the caller hands in the game time and the state; ``tick`` is called
 often (every few tens of ms) so that the moment a turn's time runs out is
 seen when it happens.
@@ -36,8 +42,12 @@ class Utterance:
 
 
 class FlagWatcher:
-    def __init__(self, grace_s: float = OVERRUN_GRACE_S) -> None:
+    def __init__(self, grace_s: float = OVERRUN_GRACE_S, *, needs_seat: bool = False) -> None:
+        """``needs_seat``: the layout can tell whose speech is whose, so an
+        utterance no seat claims is not the table's (the module's docstring);
+        one microphone cannot, and flags what it hears."""
         self.grace_s = grace_s
+        self.needs_seat = needs_seat
         self._open: Utterance | None = None
         # The turn whose time has run out, and when it was first seen so.
         self._over: tuple[int, str, int] | None = None
@@ -58,10 +68,16 @@ class FlagWatcher:
     def closed(self) -> None:
         self._open = None
 
-    def attributed(self, seat: int | None, confidence: float) -> None:
-        """The layout now knows better whose the open utterance is."""
-        if self._open is not None and not self._open.flagged:
-            self._open.seat, self._open.confidence = seat, confidence
+    def attributed(
+        self, now: float, seat: int | None, confidence: float, game: Game | None
+    ) -> Flag | None:
+        """The layout now knows better whose the open utterance is: the flag
+        it earns now that it is someone's (at its own start, as if the seat
+        had been known from the onset)."""
+        if self._open is None or self._open.flagged:
+            return None
+        self._open.seat, self._open.confidence = seat, confidence
+        return self.tick(now, game)
 
     def tick(self, now: float, game: Game | None) -> Flag | None:
         """The flag the open utterance earns by ``now``, once."""
@@ -71,6 +87,8 @@ class FlagWatcher:
         heard = self._open
         if heard is None or heard.flagged:
             return None
+        if self.needs_seat and heard.seat is None:
+            return None  # no seat's: not the table's (yet)
         broken = rule_broken(game, heard.seat)
         if broken is None:
             return None
