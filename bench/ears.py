@@ -1,7 +1,8 @@
 """The ears' figures (issue 10): each voice-activity detector on the same
 generated corpus (``bench/ears_corpus.py``).
 
-Run ``python bench/ears.py`` (``--minutes 2``). For each detector it prints:
+Run ``python bench/ears.py`` (``--minutes 2``; ``--room-minutes 10`` for
+longer room-only clips). For each detector it prints:
 
 - utterance recall: of the utterances at least 0.5 s long in clips at SNR
   >= 10 dB (speech at its normal level; quiet and whispered ones counted
@@ -200,6 +201,9 @@ def learned_gate(seed: int, minutes: float, below_db: float) -> LevelGate:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=2.0, help="minutes per clip (2)")
+    parser.add_argument(
+        "--room-minutes", type=float, help="minutes per room-only clip (default: --minutes)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--no-seats", action="store_true", help="leave out seat attribution (bench/ears_seats.py)"
@@ -209,15 +213,16 @@ def main() -> None:
         (noise, snr, make_corpus(args.seed + n, args.minutes, snr, noise))
         for n, (noise, snr) in enumerate((nz, s) for nz in NOISES for s in SNRS)
     ]
+    room_minutes = args.room_minutes or args.minutes
     rooms = [
-        (noise, level, room_only(args.seed + 100 + n, args.minutes, noise, level))
+        (noise, level, room_only(args.seed + 100 + n, room_minutes, noise, level))
         for n, (noise, level) in enumerate((nz, lv) for nz in ROOM_ONLY for lv in ROOM_LEVELS)
     ]
     total_s = sum(len(c.samples) for _, _, c in clips + rooms) / RATE
     print(
         f"corpus: {len(clips)} speech clips ({', '.join(NOISES)} at {SNRS} dB) and "
         f"{len(rooms)} room-only clips ({', '.join(ROOM_ONLY)} at {ROOM_LEVELS} dB against"
-        f" a player), {args.minutes:g} min each, seed {args.seed}"
+        f" a player), {args.minutes:g} and {room_minutes:g} min each, seed {args.seed}"
     )
     heard_by: dict[str, tuple[list[tuple[str, float, Clip, Heard]], ...]] = {}
     for detector in DETECTORS:
