@@ -542,3 +542,26 @@ def test_a_microphone_per_seat_names_the_seat_and_drops_what_no_seat_claims(
     table.flags.clear()
     table.play(table.link(settings), _hear(room, settings), night + 5)
     assert table.flags == []
+
+
+def test_the_array_detector_hears_its_microphones_not_the_cards_playback(
+    utterance: np.ndarray[Any, Any], tmp_path: Path
+) -> None:
+    """The ReSpeaker's card gives 8 channels: 6 microphones and 2 of what
+    it plays. The table's own voice on those two is no utterance; the same
+    sound on a microphone is one."""
+    from companion.ears.calibration import Calibration, save
+
+    calibration = tmp_path / "array.json"
+    save(Calibration("respeaker-6mic", RATE, {1: (0.0,) * 15, 2: (1e-5,) * 15}), calibration)
+    settings = EarsSettings(layout="array", channels=8, calibration=calibration)
+    quiet = np.zeros(RATE, dtype=np.float32)
+    sound = np.concatenate([quiet, utterance, quiet])
+
+    played = np.zeros((len(sound), 8), dtype=np.float32)
+    played[:, 6] = played[:, 7] = sound
+    assert not [m for _, m in _hear(played, settings) if m[0] == "open"]
+
+    heard = np.zeros((len(sound), 8), dtype=np.float32)
+    heard[:, 2] = sound
+    assert [m for _, m in _hear(heard, settings) if m[0] == "open"]

@@ -98,6 +98,7 @@ class Hearing:
         self._told = NO_LEVEL  # the loudness last sent
         self._spotter = spotter if spotter is not None else self._words(settings)
         self._tracker = self._seats(settings)
+        self._mics = self._microphones()
         self._seat: tuple[int | None, float] = (None, 0.0)
         # The chunks before an utterance (all channels, and the one the
         # detector heard): the seat tracker and the recogniser hear them too.
@@ -130,6 +131,17 @@ class Hearing:
         except (ValueError, OSError) as error:
             self.status("no_seats", " ".join(str(error).split()))
             return None
+
+    def _microphones(self) -> Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]]:
+        """The columns of a block that are microphones: the array's card
+        adds its playback channels (the table's own voice, loud), which the
+        detector must not hear nor the loudness count."""
+        shape = getattr(getattr(self._tracker, "calibration", None), "shape", None)
+        if shape is None:
+            return lambda chunk: chunk
+        from .array import mic_columns
+
+        return lambda chunk: mic_columns(chunk, shape, "the array's block")
 
     def _words(self, settings: EarsSettings) -> Any:
         if not settings.words_model or not settings.phrases:
@@ -176,7 +188,7 @@ class Hearing:
     def _chunk(self, at: float, chunk: np.ndarray[Any, Any]) -> None:
         # The detector hears the loudest channel: with a microphone per seat,
         # the speaker's own; one Silero per channel would cost ten times more.
-        mono = loudest(chunk)
+        mono = loudest(self._mics(chunk))
         probability = self._judge(mono)
         was_open = self._segmenter.open_since is not None
         segment = self._segmenter.feed(at, probability)
