@@ -9,6 +9,9 @@ longer room-only clips). For each detector it prints:
   apart), the share that a segment overlaps;
 - false flags per 30 minutes of speech-free room sound (white, pink and
   brown noise, babble, the room's mix, at the level of normal speech);
+  each room clip is heard for ``WARM_UP_S`` before the count starts, as
+  the ears hear the room from the console's start, minutes before a game's
+  first phase can flag anything (the room's floor is learned by then);
 - onset -> flag latency p50/p99: from an utterance's first sample to the
   moment the segmenter has seen enough to open a segment (the end of the
   chunk that decided it);
@@ -50,6 +53,8 @@ TALK = ("babble", "room")
 #: case), and 10 and 20 dB quieter (other tables across a club's room)
 ROOM_LEVELS = (0.0, -10.0, -20.0)
 GATES = (8.0, 10.0, 12.0, 15.0)
+#: the room heard before the count of false flags starts (the module's docstring)
+WARM_UP_S = 10.0
 
 
 @dataclass
@@ -174,8 +179,9 @@ def score(
                 figures.hit_soft += bool(hits)
                 figures.missed_soft += not hits
     for noise, level, clip, heard in quiet:
-        false = [s for s in heard.segments if flagged_at(s, gate) is not None]
-        seconds = len(clip.samples) / RATE
+        when = (flagged_at(s, gate) for s in heard.segments)
+        false = [at for at in when if at is not None and at >= WARM_UP_S]
+        seconds = len(clip.samples) / RATE - WARM_UP_S
         figures.false[level] = figures.false.get(level, 0) + len(false)
         figures.quiet_s[level] = figures.quiet_s.get(level, 0.0) + seconds
         key = (level, noise in TALK)
@@ -215,7 +221,7 @@ def main() -> None:
     ]
     room_minutes = args.room_minutes or args.minutes
     rooms = [
-        (noise, level, room_only(args.seed + 100 + n, room_minutes, noise, level))
+        (noise, level, room_only(args.seed + 100 + n, room_minutes + WARM_UP_S / 60, noise, level))
         for n, (noise, level) in enumerate((nz, lv) for nz in ROOM_ONLY for lv in ROOM_LEVELS)
     ]
     total_s = sum(len(c.samples) for _, _, c in clips + rooms) / RATE

@@ -14,7 +14,8 @@ Conventions (what a number in a result means):
   (20 ms frames within 30 dB of its loudest frame), so a knock at 0 dB is as
   loud, while it sounds, as normal speech; loud, quiet and whispered
   utterances sit +6, -10 and -16 dB off that reference by design.
-- Babble (other players, reversed speech) is noise: never in the truth.
+- Babble (other players, reversed speech, through a room's reverberation)
+  is noise: never in the truth.
 - Everything is drawn from one ``numpy.random.Generator`` seeded by ``seed``;
   espeak-ng renders the same text the same way, and each render is cached for
   the run.
@@ -261,18 +262,56 @@ def _clatter(rng: np.random.Generator, n: int) -> Audio:
     return out
 
 
-def _babble(rng: np.random.Generator, n: int) -> Audio:
-    """Three to six other players talking over each other, reversed so that no
-    word is foreground speech (it is noise in the truth, and spectrally speech)."""
-    out = np.zeros(n, dtype=np.float32)
+def _through_room(rng: np.random.Generator, x: Audio) -> Audio:
+    """``x`` as a microphone hears it from a few metres off in a café: the
+    direct sound and the room's reverberation (decaying noise, RT60
+    0.4-0.9 s), the reverberation 3-9 dB louder than the direct sound."""
+    rt60 = rng.uniform(0.4, 0.9)
+    t = np.arange(int(rt60 * RATE)) / RATE
+    tail = rng.standard_normal(len(t)) * 10 ** (-3 * t / rt60)  # -60 dB at rt60
+    tail[: int(0.005 * RATE)] = 0.0  # the first reflections come after the direct sound
+    drr_db = -rng.uniform(3.0, 9.0)
+    tail *= 10 ** (-drr_db / 20) / np.sqrt(np.sum(np.square(tail)))
+    response = np.concatenate([[1.0], tail[1:]])
+    size = len(x) + len(response) - 1
+    wet = np.fft.irfft(np.fft.rfft(x, size) * np.fft.rfft(response, size), size)[: len(x)]
+    return wet.astype(np.float32)
+
+
+def _talkers(rng: np.random.Generator, n: int) -> list[Audio]:
+    """Three to six players at the other tables, each talking on, reversed
+    so that no word is foreground speech (it is noise in the truth, and
+    spectrally speech): a track each, dry."""
+    tracks = []
     for _ in range(int(rng.integers(3, 7))):
+        talker = np.zeros(n, dtype=np.float32)
         at = int(rng.uniform(0, 1.0) * RATE)
         level = rng.uniform(0.5, 1.0)
         while at < n:
             voice = VOICES[int(rng.integers(len(VOICES)))]
             speech = render(PHRASES[int(rng.integers(len(PHRASES)))], voice, int(rng.choice(RATES)))
-            _add(out, at, speech[::-1] * level)
+            _add(talker, at, speech[::-1] * level)
             at += len(speech) + int(rng.uniform(0.05, 0.8) * RATE)
+        tracks.append(talker)
+    return tracks
+
+
+def _babble(rng: np.random.Generator, n: int) -> Audio:
+    """The other tables talking over each other, each talker through the
+    room from where they sit (``_through_room``: talk from beyond the table
+    never reaches the microphone dry)."""
+    out = np.zeros(n, dtype=np.float32)
+    for talker in _talkers(rng, n):
+        out += _through_room(rng, talker)
+    return out
+
+
+def _dry_babble(rng: np.random.Generator, n: int) -> Audio:
+    """The same talkers with no room: for bench/ears_room.py, whose
+    simulated room adds its own reverberation."""
+    out = np.zeros(n, dtype=np.float32)
+    for talker in _talkers(rng, n):
+        out += talker
     return out
 
 
@@ -303,6 +342,7 @@ _MAKERS: dict[str, Callable[[np.random.Generator, int], Audio]] = {
     "clatter": _clatter,
     "babble": _babble,
     "room": _room,
+    "dry-babble": _dry_babble,  # not in NOISES: bench/ears_room.py's
 }
 
 

@@ -302,8 +302,8 @@ def room_passes(
 
 #: (noises, their weights at the array, where): what sounds from one place
 _NOISES: tuple[tuple[tuple[str, ...], tuple[float, ...], str], ...] = (
-    (("babble",), (0.6,), "far"),  # two other tables
-    (("babble",), (0.6,), "far"),
+    (("dry-babble",), (0.6,), "far"),  # two other tables (the room adds the reverberation)
+    (("dry-babble",), (0.6,), "far"),
     (("pink", "brown"), (0.5, 0.3), "ceiling"),  # ventilation, and the street's rumble
     (("knocks", "clatter"), (1.0, 0.7), "table"),
     (("scrapes",), (0.5,), "floor"),

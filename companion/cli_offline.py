@@ -81,6 +81,8 @@ def listen_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         help="with --layout array: companion calibrate's file (default: the club's)")  # fmt: skip
     listen.add_argument("--journal", help="the game's journal: flags from its phases")
     listen.add_argument("--detector", choices=("webrtc", "silero", "both"), default="both")
+    listen.add_argument("--above-room", type=float, metavar="DB", default=11.0,
+                        help="how far a voice must stand above the room's floor (11; [microphone] above_room_db)")  # fmt: skip
     listen.add_argument("--json", action="store_true", help="print JSON (the only output so far)")
 
 
@@ -94,6 +96,7 @@ def listen_command(args: argparse.Namespace) -> None:
         load_ruleset=load_ruleset,
         detector=args.detector,
         calibration=_calibration(args),
+        above_room_db=args.above_room,
     )
     print(json.dumps(result, ensure_ascii=False))
 

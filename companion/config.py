@@ -87,6 +87,7 @@ class MicrophoneConfig:
     calibration: Path | None = None  # the array's seat calibration (companion calibrate)
     words_model: str | None = None  # a vosk model for forbidden words (companion models fetch)
     words_threshold: float = 0.8  # the recogniser's confidence a forbidden word needs
+    above_room_db: float = 11.0  # how far a voice must stand above the room (detect.LIFT_DB)
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ SECTIONS: dict[str, tuple[str, ...] | None] = {
         "calibration",
         "words_model",
         "words_threshold",
+        "above_room_db",
     ),
     "paths": ("journals", "games", "roster"),
 }
@@ -141,6 +142,7 @@ class _Reader:
                 calibration=self._path(mic, "calibration"),
                 words_model=self._text(mic, "words_model", MAX_PATH_CHARS),
                 words_threshold=mic.float_("words_threshold", 0.8, minimum=0.0, maximum=1.0),
+                above_room_db=mic.float_("above_room_db", 11.0, minimum=0.0, maximum=30.0),
             ),
             paths=PathsConfig(
                 journals=self._path(paths, "journals") or defaults.journals,

@@ -110,6 +110,7 @@ device = 3
 captions_only = true
 [microphone]
 device = "USB Audio"
+above_room_db = 8.5
 [paths]
 journals = "~/journals"
 games = "/srv/games"
@@ -122,6 +123,7 @@ roster = "club/roster.toml"
     assert config.seats == SeatsConfig("gpio", ROOT / "hardware" / "twelve.toml")
     assert config.voice == VoiceConfig("en+f3", 200, tmp_path / "pack", "3", True)
     assert config.microphone.device == "USB Audio"
+    assert config.microphone.above_room_db == 8.5
     assert config.paths.journals == home / "journals"  # ~ is the home
     assert config.paths.games == Path("/srv/games")
     assert config.paths.roster == tmp_path / "club" / "roster.toml"  # beside the file
@@ -165,6 +167,7 @@ BAD = [
     ("device index", "[voice]\ndevice = -1\n", ["voice.device", "0 to 1024"]),
     ("latency", '[voice]\nlatency = "fast"\n', ["voice.latency", "normal", "low"]),
     ("device float", "[microphone]\ndevice = 1.5\n", ["microphone.device", "name or index"]),
+    ("room lift", "[microphone]\nabove_room_db = 45\n", ["microphone.above_room_db", "from 0 to 30"]),
     ("no ruleset", '[table]\nruleset = "street"\n', ["table.ruleset", "known: club"]),
     ("no ruleset file", '[table]\nruleset = "x/y.toml"\n', ["table.ruleset", "no such ruleset"]),
     ("no pin map", '[seats]\npin_map = "thirteen"\n', ["seats.pin_map", "no such pin map"]),

@@ -565,3 +565,42 @@ def test_the_array_detector_hears_its_microphones_not_the_cards_playback(
     heard = np.zeros((len(sound), 8), dtype=np.float32)
     heard[:, 2] = sound
     assert [m for _, m in _hear(heard, settings) if m[0] == "open"]
+
+
+def test_a_forbidden_word_far_quieter_than_the_table_is_not_proposed(
+    timeline: list[tuple[float, Game]],
+) -> None:
+    """Once the gate knows the table's speakers, an oath heard in an
+    utterance 20 dB quieter (the next table's) is held back like its flag."""
+    table = _Table(timeline)
+    link = table.link()
+    for _ in range(link.gate.needs):
+        link.gate.learn(-20.0)
+    night = _moment(timeline, lambda g: g.phase == "night") + 1
+    table.now = night
+    link.heard(("open", night - 2.0, None, 0.9, -40.0))
+    link.heard(("close", night - 2.0, night - 1.0, None, 0.9, -40.0))
+    link.heard(("word", night - 2.0, None, "oath", "клянусь", 0.91))
+    assert table.flags == []
+    link.heard(("open", night - 0.5, None, 0.9, -21.0))
+    link.heard(("close", night - 0.5, night, None, 0.9, -21.0))
+    link.heard(("word", night - 0.5, None, "oath", "клянусь", 0.91))
+    assert table.flags == [
+        SpeechFlagged("night", 0, 0.9),
+        SpeechFlagged("word", 0, 0.91, "oath", "клянусь"),
+    ]
+
+
+def test_the_listening_process_opens_nothing_for_a_club_room_at_the_players_level() -> None:
+    """The live path: the room's mix (the other tables' talk, chairs,
+    knocks, hum) as loud as a player sends no utterance once the ears have
+    heard the room a while; a player speaking over it does."""
+    from bench.ears_corpus import make_corpus, room_only
+
+    room = room_only(seed=31, minutes=0.6, noise="room", level_db=0.0)
+    opened = [at for at, m in _hear(room.samples) if m[0] == "open" and at >= 10.0]
+    assert opened == []
+    table = make_corpus(seed=32, minutes=0.4, snr_db=10.0, noise="room")
+    spoken = [u for u in table.truth if u.kind in ("normal", "loud") and u.end_s - u.start_s >= 0.5]
+    starts = [m[1] for _, m in _hear(table.samples) if m[0] == "open"]
+    assert spoken and all(any(abs(s - u.start_s) < 0.3 for s in starts) for u in spoken)

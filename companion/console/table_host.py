@@ -167,6 +167,7 @@ class TableHost:
             calibration=mic.calibration,
             words_model=mic.words_model or "",
             words_threshold=mic.words_threshold,
+            above_room_db=mic.above_room_db,
         )
 
     # --- a game ------------------------------------------------------------------------

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .capture import RATE, Samples
-from .detect import CHUNK, Segment, Segmenter
+from .detect import CHUNK, LIFT_DB, RoomFloor, Segment, Segmenter
 
 #: a channel speaks only this far above the room (the median channel's level)
 ABOVE_ROOM_DB = 3.0
@@ -208,10 +208,13 @@ class ChannelSegments:
     gets its probability where that channel speaks (``speaking``) and 0
     elsewhere. Overlapping talk from two seats gives two segments."""
 
-    def __init__(self, channels: int, judge: Judge, start_at: float = 0.0) -> None:
+    def __init__(
+        self, channels: int, judge: Judge, start_at: float = 0.0, lift_db: float = LIFT_DB
+    ) -> None:
         self.channels = channels
         self._judge = judge
-        self._segmenters = [Segmenter() for _ in range(channels)]
+        self._segmenters = [Segmenter(lift_db=lift_db) for _ in range(channels)]
+        self._floor = RoomFloor(channels)  # each seat's microphone has its own room
         self._chunks = _Chunker()
         self._start_at = start_at
         self._count = 0  # chunks judged: their time from a count, not a running sum
@@ -224,8 +227,10 @@ class ChannelSegments:
             return []
         power = chunk_power(whole)
         mask = speaking(power)
+        levels = 10.0 * np.log10(power)
         ended: list[Segment] = []
         for k in range(len(mask)):
+            lifts = levels[k] - self._floor.feed(levels[k])
             column = int(np.argmax(power[k]))
             probability = self._judge(whole[k * CHUNK : (k + 1) * CHUNK, column])
             at = self._start_at + self._count * CHUNK / RATE
@@ -240,7 +245,7 @@ class ChannelSegments:
                     self._silent[channel] += 1
                 else:
                     self._silent[channel] = 0
-                found = segmenter.feed(at, heard)
+                found = segmenter.feed(at, heard, float(lifts[channel]))
                 if found is not None:
                     ended.append(_seated(found, channel))
         return ended

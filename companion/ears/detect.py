@@ -13,9 +13,18 @@ Two detectors, each judging 32 ms chunks (512 samples at 16 kHz):
 
 ``Segmenter`` turns chunk verdicts into utterances: one starts after
 ``start_chunks`` speech chunks among the last ``window`` (a cough or a knock
-is one or two), ends after ``hangover_s`` without speech (the pauses
-between words stay inside one utterance), and counts only from
-``min_s`` long. One continuous utterance gives one segment, so one flag.
+is one or two), and only where those chunks stand ``LIFT_DB`` above the
+room's floor (``RoomFloor``); it ends after ``hangover_s`` without speech
+(the pauses between words stay inside one utterance) or ``fade_s`` without
+speech ``KEEP_DB`` above the floor, and counts only from ``min_s`` long.
+One continuous utterance gives one segment, so one flag.
+
+The lift is what tells a player at the microphone from the café around the
+table: to every detector the next tables' talk is speech, but talk from
+several people at once, smeared by the room, never falls silent between
+syllables, so its level hardly stands above its own low points; a voice
+close to the microphone rises well above the room it speaks into, whatever
+that room's level (docs/listening.md, "The room's floor").
 Which detector is the default is decided by bench/ears.py's figures
 (docs/listening.md).
 """
@@ -33,6 +42,25 @@ import numpy.typing as npt
 from .capture import RATE, Samples
 
 CHUNK = 512  # Silero's window at 16 kHz: 32 ms
+#: the room's floor: this percentile of the chunk levels heard in the last
+#: ``FLOOR_S`` (speech among them: a floor that a wrong start cannot freeze)
+FLOOR_S = 8.0
+FLOOR_PERCENTILE = 20.0
+#: chunks between two reckonings of the floor (it moves slowly)
+FLOOR_EVERY = 8
+#: quieter than any microphone's own hiss: a gap in the signal (a file's
+#: digital silence) counts as this loud, so that a floor never sinks to
+#: the -120 dB of zeros
+SILENT_DB = -90.0
+#: an utterance opens only where its voiced chunks' median level stands
+#: this far above the room's floor (chosen by bench/ears.py's figures,
+#: docs/listening.md)
+LIFT_DB = 11.0
+#: and an open utterance ends once none of its speech has stood this far
+#: above the floor for ``Segmenter.fade_s``: when the voice that stood out
+#: stops, the talk around it (still speech to the detector) does not hold
+#: the utterance open for ever
+KEEP_DB = 6.0
 WEBRTC_FRAME = 480  # webrtcvad takes 10, 20 or 30 ms: the chunk's first 30 ms
 
 DetectorName = Literal["webrtc", "silero", "both"]
@@ -92,6 +120,35 @@ def judge(name: DetectorName | ChunkJudge) -> ChunkJudge:
     return BothJudge()
 
 
+class RoomFloor:
+    """The room's level under the speech: ``FLOOR_PERCENTILE`` of each
+    channel's chunk levels over the last ``FLOOR_S`` seconds. Fed every
+    chunk, speech or not."""
+
+    def __init__(self, channels: int = 1, seconds: float = FLOOR_S) -> None:
+        self._size = max(1, round(seconds * RATE / CHUNK))
+        self._levels = np.zeros((self._size, channels))
+        self._count = 0
+        self._floor = np.zeros(channels)
+
+    def feed(self, levels: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """One chunk's levels (dB, one per channel); the floor under them."""
+        self._levels[self._count % self._size] = np.maximum(levels, SILENT_DB)
+        self._count += 1
+        if self._count <= FLOOR_EVERY or self._count % FLOOR_EVERY == 0:
+            heard = self._levels[: min(self._count, self._size)]
+            # The k-th lowest, not np.percentile's interpolation: the same to
+            # a fraction of a dB, and here 8 µs against 290 µs.
+            k = int(len(heard) * FLOOR_PERCENTILE / 100)
+            self._floor = np.partition(heard, k, axis=0)[k]
+        return self._floor
+
+    def lift(self, level: float) -> float:
+        """How far one channel's chunk stands above the room: ``level``
+        fed, less the floor."""
+        return level - float(self.feed([level])[0])
+
+
 @dataclass(frozen=True, slots=True)
 class Segment:
     start: float  # seconds, on the listener's clock
@@ -109,30 +166,62 @@ class Segmenter:
     start_chunks: int = 3
     hangover_s: float = 0.4
     min_s: float = 0.3
-    _recent: deque[tuple[float, float]] = field(default_factory=deque)  # (at, probability)
+    lift_db: float = LIFT_DB
+    keep_db: float = KEEP_DB
+    #: an utterance ends when nothing of it has stood ``keep_db`` out for this long
+    fade_s: float = 1.0
+    #: how far back an utterance that took a while to stand out may begin
+    lookback_s: float = 1.0
+    #: (at, probability, lift above the room's floor or None: not known)
+    _recent: deque[tuple[float, float, float | None]] = field(default_factory=deque)
+    _voiced: deque[float] = field(default_factory=deque)  # when, in the last ``lookback_s``
     _start: float | None = None
     _last_speech: float = 0.0
+    _last_standing: float = 0.0  # the last speech chunk ``keep_db`` above the floor
     _probabilities: list[float] = field(default_factory=list)
 
-    def feed(self, at: float, probability: float) -> Segment | None:
-        """One chunk starting at ``at``; an utterance when one has ended."""
+    def feed(self, at: float, probability: float, lift: float | None = None) -> Segment | None:
+        """One chunk starting at ``at``; an utterance when one has ended.
+        ``lift``: the chunk's level above the room's floor (``RoomFloor``);
+        None: not known, and not asked for."""
         speech = probability >= self.threshold
-        self._recent.append((at, probability))
+        standing = speech and (lift is None or lift >= self.keep_db)
+        self._recent.append((at, probability, lift))
         if len(self._recent) > self.window:
             self._recent.popleft()
         if self._start is None:
-            voiced = [(t, p) for t, p in self._recent if p >= self.threshold]
-            if len(voiced) >= self.start_chunks:
-                self._start = voiced[0][0]
-                self._probabilities = [p for _, p in voiced]
-                self._last_speech = at
+            if speech:
+                self._voiced.append(at)
+            while self._voiced and self._voiced[0] < at - self.lookback_s:
+                self._voiced.popleft()
+            voiced = [(t, p, d) for t, p, d in self._recent if p >= self.threshold]
+            if len(voiced) >= self.start_chunks and self._stands_out([d for *_, d in voiced]):
+                self._start = self._onset(voiced[0][0])
+                self._probabilities = [p for _, p, _ in voiced]
+                self._last_speech = self._last_standing = at
             return None
         if speech:
             self._last_speech = at
             self._probabilities.append(probability)
-        elif at - self._last_speech >= self.hangover_s:
+        if standing:
+            self._last_standing = at
+        if at - self._last_speech >= self.hangover_s or at - self._last_standing >= self.fade_s:
             return self._close()
         return None
+
+    def _onset(self, first: float) -> float:
+        """Where the utterance began: its first words may have stood out
+        less than the rest (a soft start, a noisy room), so back from
+        ``first`` over voiced chunks no further apart than ``hangover_s``."""
+        start = first
+        for t in reversed(self._voiced):
+            if t < start and start - t <= self.hangover_s:
+                start = t
+        return start
+
+    def _stands_out(self, lifts: list[float | None]) -> bool:
+        known = [d for d in lifts if d is not None]
+        return len(known) < len(lifts) or float(np.median(known)) >= self.lift_db
 
     def flush(self) -> Segment | None:
         """The utterance still open when the sound ends."""
@@ -145,10 +234,11 @@ class Segmenter:
 
     def _close(self) -> Segment | None:
         assert self._start is not None
-        start, end = self._start, self._last_speech + CHUNK / RATE
+        start, end = self._start, self._last_standing + CHUNK / RATE
         confidence = float(np.mean(self._probabilities)) if self._probabilities else 0.0
         self._start, self._probabilities = None, []
         self._recent.clear()
+        self._voiced.clear()
         return Segment(start, end, round(confidence, 3)) if end - start >= self.min_s else None
 
 
@@ -160,12 +250,15 @@ def chunks(samples: Samples, start_at: float = 0.0) -> Iterator[tuple[float, Sam
         yield start_at + first / RATE, mono[first : first + CHUNK]
 
 
-def segments(samples: Samples, detector: DetectorName | ChunkJudge = "both") -> list[Segment]:
-    """The utterances in a whole recording (16 kHz)."""
-    judging, segmenter = judge(detector), Segmenter()
+def segments(
+    samples: Samples, detector: DetectorName | ChunkJudge = "both", lift_db: float = LIFT_DB
+) -> list[Segment]:
+    """The utterances in a whole recording (16 kHz) that stand ``lift_db``
+    above its room."""
+    judging, segmenter, floor = judge(detector), Segmenter(lift_db=lift_db), RoomFloor()
     found = []
     for at, chunk in chunks(samples):
-        segment = segmenter.feed(at, judging(chunk))
+        segment = segmenter.feed(at, judging(chunk), floor.lift(level_db(chunk)))
         if segment is not None:
             found.append(segment)
     last = segmenter.flush()

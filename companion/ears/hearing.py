@@ -42,7 +42,16 @@ import numpy as np
 from ..core.rules import ForbiddenWords
 from .attribution import loudest, tracker_for
 from .capture import RATE, Block, Listener, RetryingListener, SoundDeviceListener, WavListener
-from .detect import CHUNK, DEFAULT_DETECTOR, DetectorName, Segmenter, judge, level_db
+from .detect import (
+    CHUNK,
+    DEFAULT_DETECTOR,
+    LIFT_DB,
+    DetectorName,
+    RoomFloor,
+    Segmenter,
+    judge,
+    level_db,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +78,8 @@ class EarsSettings:
     calibration: Path | None = None  # the array's seat calibration (``companion calibrate``)
     words_model: str = ""  # a vosk model (name or folder) for forbidden words; "": none
     words_threshold: float = 0.8
+    #: how far a voice must stand above the room's floor to be heard (detect.LIFT_DB)
+    above_room_db: float = LIFT_DB
     #: the ruleset's ``[listening.words]`` (the table fills it in)
     phrases: Sequence[ForbiddenWords] = ()
 
@@ -90,7 +101,8 @@ class Hearing:
         self.settings = settings
         self._send = send
         self._judge = judge(settings.detector)
-        self._segmenter = Segmenter()
+        self._segmenter = Segmenter(lift_db=settings.above_room_db)
+        self._floor = RoomFloor()
         self._pending = np.zeros((0, max(1, settings.channels)), dtype=np.float32)
         self._pending_at = 0.0
         self._levels: list[float] = []  # the voiced chunks' levels, the last few
@@ -189,12 +201,12 @@ class Hearing:
         # The detector hears the loudest channel: with a microphone per seat,
         # the speaker's own; one Silero per channel would cost ten times more.
         mono = loudest(self._mics(chunk))
-        probability = self._judge(mono)
+        probability, level = self._judge(mono), level_db(mono)
         was_open = self._segmenter.open_since is not None
-        segment = self._segmenter.feed(at, probability)
+        segment = self._segmenter.feed(at, probability, self._floor.lift(level))
         opened = self._segmenter.open_since
         if probability >= self._segmenter.threshold:
-            self._levels = [*self._levels[-(self._segmenter.window - 1) :], level_db(mono)]
+            self._levels = [*self._levels[-(self._segmenter.window - 1) :], level]
             if opened is not None:
                 self._peak = max(self._peak, round(float(np.median(self._levels)), 1))
         if opened is None:

@@ -19,7 +19,7 @@ from ..core.rules import Ruleset
 from ..core.state import Game
 from .attribution import ChannelSegments, SeatTracker, claimed
 from .capture import RATE, Samples, read_wav
-from .detect import ChunkJudge, DetectorName, Segment, judge, segments
+from .detect import LIFT_DB, ChunkJudge, DetectorName, Segment, judge, segments
 from .flags import flags_for
 
 Layout = Literal["single", "channels", "array"]
@@ -34,9 +34,11 @@ def review(
     load_ruleset: Callable[[str], Ruleset] | None = None,
     detector: DetectorName = "both",
     calibration: Path | None = None,
+    above_room_db: float = LIFT_DB,
 ) -> dict[str, Any]:
     """``{"segments": [...], "flags": [...]}`` (flags only with a journal).
-    ``calibration``: the array's (default: ``calibration.default_path()``)."""
+    ``calibration``: the array's (default: ``calibration.default_path()``);
+    ``above_room_db``: how far a voice must stand above the room's floor."""
     if layout == "array":  # a missing or bad calibration is told before any work
         from .calibration import default_path, load
 
@@ -45,14 +47,17 @@ def review(
     if rate != RATE:
         raise OSError(f"{audio}: {rate} Hz; the ears take {RATE} Hz (resample it first)")
     if layout == "single":
-        found = _single(samples, detector)
+        mono = samples.mean(axis=1) if samples.shape[1] > 1 else samples[:, 0]
+        found = segments(mono, detector, above_room_db)
     elif layout == "channels":
-        found = by_channels(samples, detector)
+        found = by_channels(samples, detector, above_room_db)
     else:
         from .array import ArraySeats, mic_columns
 
         mics = mic_columns(samples, calibrated.shape, str(audio))
-        found = one_seat_each(mics.mean(axis=1), mics, detector, ArraySeats(calibrated))
+        found = one_seat_each(
+            mics.mean(axis=1), mics, detector, ArraySeats(calibrated), above_room_db
+        )
     out: dict[str, Any] = {
         "segments": [
             # to the millisecond: sums of chunk lengths are not exact (5.5040000000000004)
@@ -83,37 +88,34 @@ def review(
     return out
 
 
-def _single(samples: Samples, detector: DetectorName) -> list[Segment]:
-    mono = samples.mean(axis=1) if samples.shape[1] > 1 else samples[:, 0]
-    return _segments(mono, detector, None)
-
-
-def by_channels(samples: Samples, detector: DetectorName | ChunkJudge) -> list[Segment]:
+def by_channels(
+    samples: Samples, detector: DetectorName | ChunkJudge, above_room_db: float = LIFT_DB
+) -> list[Segment]:
     """Channel n is seat n + 1 (``attribution.ChannelSegments``): a segment
     per seat, two when two seats talk over each other; one whose channel
     did not speak for long is no seat's (``attribution.claimed``)."""
-    seats = ChannelSegments(samples.shape[1], judge(detector))
+    seats = ChannelSegments(samples.shape[1], judge(detector), lift_db=above_room_db)
     found = claimed(seats.feed(samples) + seats.flush(), samples)
     return sorted(found, key=lambda s: (s.start, s.seat or 0))
 
 
 def one_seat_each(
-    mono: Samples, samples: Samples, detector: DetectorName | ChunkJudge, tracker: SeatTracker
+    mono: Samples,
+    samples: Samples,
+    detector: DetectorName | ChunkJudge,
+    tracker: SeatTracker,
+    above_room_db: float = LIFT_DB,
 ) -> list[Segment]:
     """The utterances heard in ``mono`` (the array's mean), each given the
     seat that ``tracker`` finds in its span of ``samples``; the confidence
     is the detector's times the seat's."""
     found = []
-    for segment in segments(mono, detector):
+    for segment in segments(mono, detector, above_room_db):
         tracker.reset()
         tracker.feed(samples[round(segment.start * RATE) : round(segment.end * RATE)])
         seat, sure = tracker.verdict()
         found.append(Segment(segment.start, segment.end, round(segment.confidence * sure, 3), seat))
     return found
-
-
-def _segments(mono: Samples, detector: DetectorName, seat: int | None) -> list[Segment]:
-    return [Segment(s.start, s.end, s.confidence, seat) for s in segments(mono, detector)]
 
 
 def game_timeline(
