@@ -11,7 +11,8 @@ longer room-only clips). For each detector it prints:
   brown noise, babble, the room's mix, at the level of normal speech);
   each room clip is heard for ``WARM_UP_S`` before the count starts, as
   the ears hear the room from the console's start, minutes before a game's
-  first phase can flag anything (the room's floor is learned by then);
+  first phase can flag anything (the room's floor is learned by then); an
+  utterance taken up then and still open after counts all the same;
 - onset -> flag latency p50/p99: from an utterance's first sample to the
   moment the segmenter has seen enough to open a segment (the end of the
   chunk that decided it);
@@ -179,8 +180,9 @@ def score(
                 figures.hit_soft += bool(hits)
                 figures.missed_soft += not hits
     for noise, level, clip, heard in quiet:
-        when = (flagged_at(s, gate) for s in heard.segments)
-        false = [at for at in when if at is not None and at >= WARM_UP_S]
+        # An utterance taken up in the warm-up and still open after it counts:
+        # live, it is flagged at the first phase in which nobody may speak.
+        false = [s for s in heard.segments if flagged_at(s, gate) is not None and s.end > WARM_UP_S]
         seconds = len(clip.samples) / RATE - WARM_UP_S
         figures.false[level] = figures.false.get(level, 0) + len(false)
         figures.quiet_s[level] = figures.quiet_s.get(level, 0.0) + seconds
