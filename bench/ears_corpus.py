@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from bench.ears_acoustics import convolve
 from companion.voice.audio import read_wav
 from companion.voice.tts import TtsRenderer, TtsVoice
 
@@ -273,9 +274,7 @@ def _through_room(rng: np.random.Generator, x: Audio) -> Audio:
     drr_db = -rng.uniform(3.0, 9.0)
     tail *= 10 ** (-drr_db / 20) / np.sqrt(np.sum(np.square(tail)))
     response = np.concatenate([[1.0], tail[1:]])
-    size = len(x) + len(response) - 1
-    wet = np.fft.irfft(np.fft.rfft(x, size) * np.fft.rfft(response, size), size)[: len(x)]
-    return wet.astype(np.float32)
+    return convolve(x, response[:, None])[: len(x), 0].astype(np.float32)
 
 
 def _talkers(rng: np.random.Generator, n: int) -> list[Audio]:

@@ -138,12 +138,19 @@ def test_the_talk_around_a_voice_does_not_hold_its_utterance_open() -> None:
     assert segmenter.open_since is None  # and the murmur opens nothing after it
 
 
-def test_the_config_default_is_the_detector_s() -> None:
+def test_the_config_and_listen_defaults_are_the_detector_s() -> None:
     from companion.config import MicrophoneConfig
     from companion.ears.detect import LIFT_DB
     from companion.ears.hearing import EarsSettings
 
     assert MicrophoneConfig().above_room_db == LIFT_DB == EarsSettings().above_room_db
+    import argparse
+
+    from companion.cli_offline import listen_parser
+
+    parser = argparse.ArgumentParser()
+    listen_parser(parser.add_subparsers(dest="command"))
+    assert parser.parse_args(["listen", "x.wav"]).above_room == LIFT_DB
 
 
 def test_a_club_can_ask_less_of_a_voice_in_a_loud_room() -> None:

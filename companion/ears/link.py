@@ -39,8 +39,6 @@ TICK_S = 0.05
 #: the room's echo of the table's own voice after a cue ends
 ECHO_TAIL_S = 0.3
 CLOSE_TIMEOUT_S = 3.0
-#: the closed utterances whose loudness is kept for their words
-KEEP_CLOSED = 8
 
 #: (what: "lost" | "back" | "failed", one line)
 OnNotice = Callable[[str, str], None]
@@ -76,10 +74,9 @@ class EarsLink:
         # The utterance heard and not yet watched: (start, seat, confidence)
         # until it is as loud as the table's speakers.
         self._heard: tuple[float, int | None, float] | None = None
-        self._level = -120.0  # its loudness so far
-        # The loudness of the last utterances heard, by their start: a word
-        # arrives after its utterance closed, and is held to the same gate.
-        self._closed: dict[float, float] = {}
+        # Its loudness so far; once closed, its last (the listening process
+        # sends an utterance's words before the next utterance opens).
+        self._level = -120.0
         self._monotonic = monotonic
         # A microphone per seat or the array tells whose speech is whose: what
         # no seat claims (the next table, the room) is not the table's.
@@ -173,17 +170,15 @@ class EarsLink:
                 self._flag(self.watcher.tick(now, game))
             self.watcher.closed()
             self._heard = None
-            self._closed[start] = level
-            while len(self._closed) > KEEP_CLOSED:
-                del self._closed[next(iter(self._closed))]
+            self._level = level
             if _is_the_speakers(game) and end - start >= self.gate.learn_from_s:
                 self.gate.learn(level)
         elif kind == "word":
             # Whose: the seat of the utterance it was heard in (its end came first).
-            _, start, seat, phrase, words, confidence = message
+            _, _start, seat, phrase, words, confidence = message
             if seat is None and self.watcher.needs_seat:
                 return  # no seat's: the next table's words, not ours
-            if not self.gate.passes(self._closed.get(start, self._level)):
+            if not self.gate.passes(self._level):  # the utterance it was heard in
                 return  # far quieter than the table's speakers: the next table's
             if game is not None and game.phase != "ended":
                 self._propose(
