@@ -4,6 +4,7 @@ as a host sees it) and a game night played through the console headless
 
 from __future__ import annotations
 
+import codecs
 import fcntl
 import gc
 import os
@@ -22,18 +23,24 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\x1b[=>]|\x1b\][^\x07]*\x07")
+#: an escape sequence that a read ended in (the rest comes with the next)
+UNFINISHED = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*|[()]|\][^\x07]*)?\Z")
 
 
 class Terminal:
     """``companion`` on a pseudo-terminal of 160x48: keys in, text out;
-    ``args``: the command's (none: the console as a host starts it)."""
+    ``args``: the command's (none: the console as a host starts it);
+    ``command``: what is run (``python -m companion.cli``; the start-up
+    bench runs the virtualenv's ``companion`` script, as ``./run`` does)."""
 
-    def __init__(self, env: dict[str, str], args: Sequence[str] = ()) -> None:
+    def __init__(
+        self, env: dict[str, str], args: Sequence[str] = (), command: Sequence[str] = ()
+    ) -> None:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 48, 160, 0, 0))
         self.started = time.perf_counter()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", *args],
+            [*(command or (sys.executable, "-m", "companion.cli")), *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
@@ -43,6 +50,8 @@ class Terminal:
         )
         os.close(slave)
         self.seen = ""
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._pending = ""
 
     def until(self, text: str, timeout: float = 60.0) -> float:
         """Seconds since the process started when ``text`` was on screen."""
@@ -77,7 +86,17 @@ class Terminal:
                 return
             if not data:
                 return
-            self.seen += ANSI.sub("", data.decode("utf-8", errors="replace"))
+            self.seen += self._text(data)
+
+    def _text(self, data: bytes) -> str:
+        """The text of what was read, without escape sequences. A read may
+        end inside a character or an escape sequence (the terminal hands
+        over a frame in pieces): that part waits for the next read, so a
+        word split there is still found whole."""
+        text = self._pending + self._decoder.decode(data)
+        cut = UNFINISHED.search(text, max(0, len(text) - 256))
+        self._pending = text[cut.start() :] if cut else ""
+        return ANSI.sub("", text[: cut.start()] if cut else text)
 
     def kill(self) -> None:
         """Kill what is left of the process's group (a test that failed)."""
@@ -125,12 +144,15 @@ def console_env(folder: Path) -> dict[str, str]:
 
 def start_up(folder: Path) -> dict[str, float]:
     """Seconds from the command to the set-up screen, to the table screen
-    after F5, and (a second start) to the table of the resumed game."""
+    after F5 and Enter (the set-up asks once: «Начать игру?»), and (a
+    second start) to the table of the resumed game."""
     env = console_env(folder)
     first = Terminal(env)
     figures = {"setup screen": first.until("Новая игра")}
-    pressed = first.key("\x1b[15~")  # F5
-    figures["table after F5"] = first.until("Кнопки:") - pressed
+    first.key("\x1b[15~")  # F5
+    first.until("Начать игру?")
+    pressed = first.key("\r")
+    figures["table after F5, Enter"] = first.until("Кнопки:") - pressed
     first.until("Наступает ночь")
     first.quit()
     second = Terminal(env)

@@ -62,6 +62,11 @@ class TableSpec:
     silent_seats: frozenset[int] = frozenset()
     journal: Path | None = None  # a new game's journal (a resumed game brings its own)
     speed: float = 1.0  # game seconds per real second (demos and benches run faster)
+    #: the speed is a practice game's (the console's ``--speed`` and its key):
+    #: journaled (the setup's ``speed``, a ``speed`` line for each change), and
+    #: a resumed game goes on at its journal's speed. False: a driver's pace
+    #: (a script, a bench), not the game's: not journaled
+    practice: bool = False
     #: the loop in a thread of its own with a real-time priority; False: the
     #: caller drives it (``pump``/``advance`` on a fake clock, in tests)
     threaded: bool = True
@@ -112,6 +117,8 @@ OnRefused = Callable[[Event, str, int | None], None]
 #: "journal_moved", "journal_in_memory", "journal_failed", "journal_ok";
 #: runner/journal_watch.py); docs/faults.md
 OnNotice = Callable[[str, str], None]
+#: the clock's speed changed (a practice game's key): the table, as it now is
+OnSpeed = Callable[["LiveTable"], None]
 
 
 class LiveTable:
@@ -136,13 +143,16 @@ class LiveTable:
         wall: Callable[[], datetime] = local_now,
         fallback: FallbackPlaces | None = None,
         disk_free: FreeSpace = free_space,
+        on_speed: OnSpeed | None = None,
     ) -> None:
         """``rules``/``seat_count``: the game about to be set up (its voice
         is prepared for them) or the resumed one. ``session``: a game rebuilt
         from its journal. ``seats``/``speaker``/``clock``: given parts instead
         of those the spec names (tests, benches). ``fallback``: where the
         journal goes on when its disk takes no more (default: the order of
-        runner/fallback.py); ``disk_free``: the free-space probe."""
+        runner/fallback.py); ``disk_free``: the free-space probe.
+        ``on_speed``: told when a practice game's speed has changed
+        (``set_speed``), before the update that follows."""
         self.spec = spec
         self._on_notice = on_notice
         self.outputs = outputs or Outputs(None, None)
@@ -150,7 +160,14 @@ class LiveTable:
             journal = Journal.create(spec.journal) if spec.journal is not None else None
             session = GameSession(journal=journal)
         self.session = session
-        self.clock: Clock = clock or GameClock(start_at=session.now, speed=spec.speed)
+        if spec.practice and session.game is None:
+            session.speed = spec.speed  # the setup line will say so
+        # A resumed practice game goes on at its journal's speed.
+        speed = session.speed if spec.practice else spec.speed
+        self.clock: Clock = clock or GameClock(start_at=session.now, speed=speed)
+        #: game seconds per real second now (``set_speed`` changes it)
+        self.speed: float = getattr(self.clock, "speed", speed)
+        self._on_speed = on_speed
         self._on_update = on_update
         self._on_refused = on_refused
         self.host_log = (
@@ -160,6 +177,8 @@ class LiveTable:
         self.voice = open_announcer(
             spec.voice, rules, seat_count, self.outputs.captions, wall_time, speaker
         )
+        self._voice_sound = self.voice.sound  # as built; silent while the clock runs fast
+        self._voice_at(self.speed)
         self.loop = LiveLoop(
             self.clock,
             self._effects,
@@ -170,6 +189,7 @@ class LiveTable:
             # Every timer's cues go to the speaker ahead of the deadline and
             # start on the audio clock (docs/architecture.md, timing).
             foresight=self.voice,
+            on_speed=self._speed_taken,
         )
         self.journal_watch = self._journal_watch(fallback, disk_free)
         self.seats = seats if seats is not None else _open_seats(spec, seat_count, self.clock)
@@ -221,7 +241,7 @@ class LiveTable:
             self.submit,
             lambda: self.loop.game,
             self.clock.now,
-            speed=spec.speed,
+            speed=self.speed,
             on_notice=on_notice,
             voice_until=voice_until,
         )
@@ -230,6 +250,12 @@ class LiveTable:
     @property
     def game(self) -> Game | None:
         return self.session.game
+
+    @property
+    def timer_deadlines(self) -> Deadlines:
+        """The running timers' deadlines now (a resumed game's before its
+        first update)."""
+        return dict(self.session.timers.deadlines)
 
     @property
     def simulated_seats(self) -> FakeSeats | None:
@@ -272,6 +298,13 @@ class LiveTable:
     def pump(self) -> None:
         """Unthreaded: take what is queued and fire the timers due by now."""
         self.loop.run_pending()
+
+    def set_speed(self, speed: float) -> None:
+        """A practice game's clock ``speed`` times as fast from now on
+        (thread-safe): journaled in its turn, then the clock changes."""
+        self.loop.change_speed(speed)
+        if not self.spec.threaded:
+            self.loop.run_pending()
 
     def advance(self, seconds: float) -> None:
         """On a fake clock: let ``seconds`` pass, firing every timer due."""
@@ -366,6 +399,27 @@ class LiveTable:
         if self.journal_watch is not None and session.inputs != self._watched:
             self._watched = session.inputs
             self.journal_watch.after_input(session.inputs, session.now)
+
+    def _speed_taken(self, speed: float, refused: str | None) -> None:
+        """On the loop's thread, once the speed change is journaled."""
+        if refused is not None:
+            self._notice("journal_failed", refused)
+            return
+        self.speed = speed
+        self._voice_at(speed)
+        if self._on_speed is not None:
+            try:
+                self._on_speed(self)
+            except Exception:  # the console's trouble never stops the game
+                log.exception("the console could not be told of the speed")
+        session = self.session
+        self._post(Update(session.now, session.game, dict(session.timers.deadlines), ()))
+
+    def _voice_at(self, speed: float) -> None:
+        """Above real time the voice cannot keep up (its cues never cut
+        each other short, so they would fall further and further behind):
+        captions only, in the console's log; at 1 (or slower) it speaks."""
+        self.voice.sound = self._voice_sound and speed <= 1.0
 
     def _refused(self, event: Event, reason: str, line: int | None) -> None:
         if self.journal_watch is not None:

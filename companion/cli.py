@@ -29,18 +29,15 @@ from .cli_offline import (
     protocol_command,
     protocol_parsers,
 )
-from .club_cli import COMMANDS as CLUB_COMMANDS
-from .club_cli import club_command, club_parsers
 from .doctor.command import doctor_command, doctor_parser
-from .ears.models import models_command, models_parser
-from .protocol import report
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
 from .runner.journal import Journal, JournalError
 from .runner.replay import ScriptReplay
 from .runner.script import ScriptError, ScriptLine, parse_lines, read_script
-from .seats.selftest_command import selftest_command, selftest_parser
-from .service import service_command, service_parser
 
+# The club's, the models', the self-test's and the service's commands (and
+# the protocol's report) are imported where they are used: the console's
+# first screen does not wait for them (tests/test_import_budget.py).
 if TYPE_CHECKING:  # the voice stack (numpy, sounddevice) is loaded only by the commands that speak
     from .assembly import Outputs
     from .voice.settings import VoiceSettings
@@ -57,7 +54,7 @@ class CliError(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _arguments(argv)
     console_lang = args.lang  # None: the club's config decides
     args.lang = args.lang or "ru"
     try:
@@ -71,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command in ("say", "voices"):
             _voice_command(args)
         elif args.command == "selftest":
+            from .seats.selftest_command import selftest_command
+
             return selftest_command(args)
         elif args.command == "rulesets":
             for name in available_rulesets():
@@ -86,19 +85,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "calibrate":
             return calibrate_command(args)
         elif args.command == "models":
+            from .ears.models import models_command
+
             return models_command(args)
         elif args.command == "service":
+            from .service import service_command
+
             return service_command(args)
-        elif args.command in CLUB_COMMANDS:
-            return club_command(args)
         elif args.command == "doctor":
             return doctor_command(console_lang, args.json, args.no_sound)
+        else:
+            from .club_cli import COMMANDS as CLUB_COMMANDS
+            from .club_cli import club_command
+
+            if args.command in CLUB_COMMANDS:
+                return club_command(args)
     except BrokenPipeError:
         # The reader went away (``companion replay x | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (CliError, ScriptError, RulesetError, JournalError, OSError, ValueError) as error:
-        print(f"companion: {_one_line(error)}", file=sys.stderr)
+        print(f"companion: {_one_line(error, args.lang)}", file=sys.stderr)
         return 2
     return 0
 
@@ -114,6 +121,7 @@ def _console(
 
     from .config import load_config
     from .console.app import ConsoleApp
+    from .console.console_lock import ConsoleLock
 
     service = _service_options(args)  # a broken script stops here, before the screen is taken
     config = load_config()
@@ -133,36 +141,76 @@ def _console(
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         force=True,
     )
-    app = ConsoleApp(config, **service)
-    app.run()
+    # One console per table: a second one says so on its screen and opens
+    # nothing of the table (console/console_lock.py).
+    lock = ConsoleLock.for_journals(config.paths.journals)
+    lock.take()
+    try:
+        app = ConsoleApp(config, console_lock=lock, **service)
+        app.run()
+    finally:
+        lock.release()
     return app.return_code or 0  # 1 after a crash: the service's status says so
 
 
 def _service_options(args: argparse.Namespace | None) -> dict[str, Any]:
-    """``ConsoleApp``'s ``service``, ``inputs`` (the script read whole) and ``speed``."""
+    """``ConsoleApp``'s ``service``, ``inputs`` (the script read whole),
+    ``speed`` and ``practice``: without ``--inputs``, ``--speed N`` is a
+    practice game's speed (journaled; the simulated table's key switches
+    between it and 1); with it, the script's pace."""
     service = bool(getattr(args, "service", False))
     inputs, speed = getattr(args, "inputs", None), getattr(args, "speed", None)
-    if speed is not None and inputs is None:
-        raise CliError("--speed: only with --inputs (the console's own games run on the clock)")
     if speed is not None and not 0.01 <= speed <= 10_000:
         raise CliError(f"--speed {speed:g}: give a number from 0.01 to 10000")
     if inputs is None:
-        return {"service": service}
+        if speed is None:
+            return {"service": service}
+        from .console.table_host import PRACTICE_SPEED
+
+        practice = speed if speed != 1 else PRACTICE_SPEED
+        return {"service": service, "speed": speed, "practice": practice}
     from .console.script_inputs import ScriptInputs
 
     script = ScriptInputs.read(Path(inputs))
     return {"service": True, "inputs": script, "speed": speed if speed is not None else 1.0}
 
 
-def _one_line(error: BaseException) -> str:
+def _one_line(error: BaseException, lang: str = "ru") -> str:
     if isinstance(error, OSError) and error.filename is not None and error.strerror:
         return f"{error.filename}: {error.strerror}"
-    text = " ".join(str(error).split())
+    if isinstance(error, ScriptError):  # a refused input in the host's words
+        from .console.refusals import script_error_line
+
+        text = " ".join(script_error_line(error, lang).split())
+    else:
+        text = " ".join(str(error).split())
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line, parsed. The console's (no command, or ``console``)
+    first by a parser that knows only the console: the other commands'
+    parsers are built in their modules, and importing those (the club's
+    backups, the models' downloads, the service's unit ...) would hold back
+    the console's first screen. Anything else, help and errors included,
+    goes to the whole parser, which says what a user gets wrong."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args, rest = _parser(console_only=True).parse_known_args(given)
+    except argparse.ArgumentError:  # not the console's: another command, or a mistake
+        rest = given
+    return _parser().parse_args(given) if rest else args
+
+
+def _parser(console_only: bool = False) -> argparse.ArgumentParser:
+    """The whole command line, or (``console_only``) the console's alone,
+    with no help of its own and raising ``ArgumentError`` (``_arguments``)."""
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description=__doc__,
+        add_help=not console_only,
+        exit_on_error=not console_only,
+    )
     parser.add_argument(
         "--lang",
         choices=("ru", "en"),
@@ -172,6 +220,15 @@ def _parser() -> argparse.ArgumentParser:
     # the subcommands repeat them with no default, so they only override.
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lang", choices=("ru", "en"), default=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command")
+    _console_parser(sub, common)
+    if console_only:
+        return parser
+    from .club_cli import club_parsers
+    from .ears.models import models_parser
+    from .seats.selftest_command import selftest_parser
+    from .service import service_parser
+
     voice = argparse.ArgumentParser(add_help=False)
     voice.add_argument("--voice", help="espeak-ng voice, e.g. ru, ru+f3, en (default: --lang)")
     voice.add_argument("--rate", type=int, help="words per minute (165)")
@@ -192,7 +249,37 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--speed", type=float, help="with --realtime: play N times as fast (1)")
     play.add_argument("--json", action="store_true", help="print the final state as JSON")
-    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("demo", parents=[common], help="replay the demo game and print its protocol")
+    replay = sub.add_parser("replay", parents=[play], help="run a table script")
+    replay.add_argument("script")
+    replay.add_argument("--journal", help="journal every accepted input to this file")
+    resume = sub.add_parser("resume", parents=[play], help="rebuild a game from its journal, go on")
+    resume.add_argument("journal")
+    resume.add_argument("--script", help="continue with this script after the journaled lines")
+    sub.add_parser("rulesets", parents=[common], help="list the rulesets")
+    selftest_parser(sub, common)
+    say = sub.add_parser("say", parents=[common, voice], help="speak one cue, to try a voice")
+    say.add_argument("cue", help="a cue of the phrase catalogue, e.g. vote_question")
+    say.add_argument("args", nargs="*", help="NAME=VALUE, e.g. seat=3")
+    say.add_argument("--ruleset", default="tournament")
+    voices = sub.add_parser("voices", parents=[common, voice], help="list or pre-render the voice")
+    voices.add_argument("action", choices=("list", "build"))
+    voices.add_argument("--ruleset", default="tournament")
+    voices.add_argument("--seats", type=int, default=10)
+    _config_parser(sub)
+    listen_parser(sub, common)
+    calibrate_parser(sub, common)
+    models_parser(sub, common)
+    service_parser(sub, common)
+    club_parsers(sub, common)
+    doctor_parser(sub, common)
+    protocol_parsers(sub, common)
+    return parser
+
+
+def _console_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
     console = sub.add_parser(
         "console", parents=[common], help="the host's console (also: no command)"
     )
@@ -213,33 +300,12 @@ def _parser() -> argparse.ArgumentParser:
         help="rehearsals and benches: play this table script at the live table (implies "
         "--service; after a restart it goes on after the inputs the journal holds)",
     )
-    console.add_argument("--speed", type=float, help="with --inputs: play N times as fast (1)")
-    sub.add_parser("demo", parents=[common], help="replay the demo game and print its protocol")
-    replay = sub.add_parser("replay", parents=[play], help="run a table script")
-    replay.add_argument("script")
-    replay.add_argument("--journal", help="journal every accepted input to this file")
-    resume = sub.add_parser("resume", parents=[play], help="rebuild a game from its journal, go on")
-    resume.add_argument("journal")
-    resume.add_argument("--script", help="continue with this script after the journaled lines")
-    sub.add_parser("rulesets", parents=[common], help="list the rulesets")
-    selftest_parser(sub, common)
-    say = sub.add_parser("say", parents=[common, voice], help="speak one cue, to try a voice")
-    say.add_argument("cue", help="a cue of the phrase catalogue, e.g. vote_question")
-    say.add_argument("args", nargs="*", help="NAME=VALUE, e.g. seat=3")
-    say.add_argument("--ruleset", default="tournament")
-    voices = sub.add_parser("voices", parents=[common, voice], help="list or pre-render the voice")
-    voices.add_argument("action", choices=("list", "build"))
-    voices.add_argument("--ruleset", default="tournament")
-    voices.add_argument("--seats", type=int, default=10)
-    _config_parser(sub)
-    listen_parser(sub)
-    calibrate_parser(sub, common)
-    models_parser(sub, common)
-    service_parser(sub, common)
-    club_parsers(sub, common)
-    doctor_parser(sub, common)
-    protocol_parsers(sub, common)
-    return parser
+    console.add_argument(
+        "--speed",
+        type=float,
+        help="practice: the table's clock N times as fast, journaled as such (the simulated "
+        "table's key t switches it off and on); with --inputs: the script's pace (1)",
+    )
 
 
 def _config_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -388,6 +454,7 @@ def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> S
         # Journal from here on; cut a torn tail first so the next line starts clean.
         journal.repair()
         table.journal = journal
+        table.session.fill_undo = True  # the script's undo lines from here on
         if script is not None:
             rest = [line for line in script_lines if line.number > table.last_line]
             table.source = str(script)
@@ -463,6 +530,8 @@ def _finished(table: ScriptReplay, source: Path) -> ScriptReplay:
 def _print(
     table: ScriptReplay, as_json: bool, lang: str = "ru", stream: TextIO | None = None
 ) -> None:
+    from .protocol import report
+
     game = table.game
     assert game is not None
     out = stream or sys.stdout

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from .core.rules import Ruleset
 from .rulesets import RulesetError, load_ruleset
@@ -20,7 +21,12 @@ def protocol_parsers(sub: argparse._SubParsersAction, common: argparse.ArgumentP
         "protocol", parents=[common], help="the protocol of a past game, from its journal"
     )
     made.add_argument("journal")
-    made.add_argument("--format", choices=("json", "csv", "html"), default="html")
+    made.add_argument(
+        "--format",
+        choices=("text", "json", "csv", "html"),
+        default="text",
+        help="text (the default, as a terminal shows it), json (for programs), csv, html",
+    )
     made.add_argument(
         "-o", "--output", metavar="FILE", help="write here (default: standard output)"
     )
@@ -34,19 +40,17 @@ def protocol_parsers(sub: argparse._SubParsersAction, common: argparse.ArgumentP
 
 
 def protocol_command(args: argparse.Namespace) -> int:
-    from .protocol import archive, formats
+    from .protocol import archive, formats, verify
 
     if args.command == "verify-deal":
         path = Path(args.protocol)
         try:
-            verdict = formats.verify_file(path, _ruleset_or_none, args.shown)
-        except formats.ProtocolFileError as error:
+            verdict = verify.verify_file(path, _ruleset_or_none, args.shown, args.lang)
+        except verify.ProtocolFileError as error:
             raise ValueError(str(error)) from None  # one line, as every error
+        print(verify.verdict_line(path, verdict, args.lang))
         if not verdict.checked:  # neither fair nor unfair: nothing was dealt
-            print(f"{path}: no deal to check: {verdict.why}")
             return NO_DEAL_EXIT
-        word = "fair" if verdict.fair else "NOT fair"
-        print(f"{path}: the deal is {word}: {verdict.why}")
         return 0 if verdict.fair else 1
     try:
         protocol, warnings = archive.from_journal(Path(args.journal), load_ruleset, args.lang)
@@ -69,9 +73,13 @@ def _ruleset_or_none(name: str) -> Ruleset | None:
         return None
 
 
-def listen_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def listen_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    common: argparse.ArgumentParser | None = None,
+) -> None:
     listen = sub.add_parser(
         "listen",
+        parents=[common] if common is not None else [],
         help="the speech in a recording, and with its journal the flags (docs/listening.md)",
     )
     listen.add_argument("audio", help="a 16 kHz WAV recording of the table")
@@ -83,7 +91,9 @@ def listen_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     listen.add_argument("--detector", choices=("webrtc", "silero", "both"), default="both")
     listen.add_argument("--above-room", type=float, metavar="DB", default=11.0,
                         help="how far a voice must stand above the room's floor (11; [microphone] above_room_db)")  # fmt: skip
-    listen.add_argument("--json", action="store_true", help="print JSON (the only output so far)")
+    listen.add_argument(
+        "--json", action="store_true", help="print JSON (for programs; default: lines in words)"
+    )
 
 
 def listen_command(args: argparse.Namespace) -> None:
@@ -98,7 +108,67 @@ def listen_command(args: argparse.Namespace) -> None:
         calibration=_calibration(args),
         above_room_db=args.above_room,
     )
-    print(json.dumps(result, ensure_ascii=False))
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print("\n".join(listen_lines(result, args.lang)))
+
+
+LISTEN_WORDS = {
+    "ru": {
+        "segments": "Речь: отрезков {count}",
+        "segment": "  {start}–{end}  {seat} (уверенность {confidence})",
+        "flags": "Флаги: {count}",
+        "flag": "  {at}  {kind}: {seat} (уверенность {confidence})",
+        "seat": "место {seat}",
+        "no_seat": "место не определено",
+    },
+    "en": {
+        "segments": "Speech: {count} segments",
+        "segment": "  {start}–{end}  {seat} (confidence {confidence})",
+        "flags": "Flags: {count}",
+        "flag": "  {at}  {kind}: {seat} (confidence {confidence})",
+        "seat": "seat {seat}",
+        "no_seat": "seat not known",
+    },
+}
+
+
+def listen_lines(result: dict[str, Any], lang: str) -> list[str]:
+    """``companion listen``'s result in words: each stretch of speech with
+    its seat, and with a journal each flag (``--json`` prints the data)."""
+    from .protocol.lines import flag_fields, seconds_text
+
+    words = LISTEN_WORDS.get(lang, LISTEN_WORDS["en"])
+
+    def at(seconds: float) -> str:
+        minutes, rest = divmod(float(seconds), 60)
+        return f"{int(minutes)}:{'0' if rest < 10 else ''}{seconds_text(rest, lang)}"
+
+    def seat(number: object) -> str:
+        return words["seat"].format(seat=number) if number else words["no_seat"]
+
+    def sure(confidence: object) -> str:
+        return f"{round(float(str(confidence)) * 100)} %"
+
+    segments = result.get("segments", [])
+    lines = [words["segments"].format(count=len(segments))]
+    for s in segments:
+        lines.append(
+            words["segment"].format(
+                start=at(s["start"]), end=at(s["end"]), seat=seat(s["seat"]),
+                confidence=sure(s["confidence"]),
+            )
+        )  # fmt: skip
+    if "flags" in result:
+        lines.append(words["flags"].format(count=len(result["flags"])))
+        for f in result["flags"]:
+            kind, _ = flag_fields(f["kind"], f["seat"], lang)
+            line = words["flag"].format(
+                at=at(f["at"]), kind=kind, seat=seat(f["seat"]), confidence=sure(f["confidence"])
+            )
+            lines.append(line)
+    return lines
 
 
 def _calibration(args: argparse.Namespace) -> Path | None:

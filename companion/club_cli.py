@@ -51,6 +51,7 @@ WORDS = {
         "players": "Игроки клуба ({path}): {count}",
         "player": "  {name:<24} игр: {games:>4}   последняя: {last}",
         "nobody": "  пока никого: имена запоминаются после каждой игры",
+        "roster_bad": "{where}: список игроков не читается — проверьте файл в этом месте",
     },
     "en": {
         "made": "Backup: {path} ({size}, {count} files); read back from the disk, every checksum matches.",
@@ -276,10 +277,16 @@ def _update(
 
 
 def _players(words: dict[str, str]) -> None:
-    from .roster import read_roster
+    from .roster import RosterError, read_roster
 
     path = load_config().paths.roster
-    roster = read_roster(path)
+    try:
+        roster = read_roster(path)
+    except RosterError as error:
+        if "roster_bad" not in words:  # English: the reader's own line says what is wrong
+            raise
+        where = error.source + (f":{error.line}" if error.line else "")
+        raise ValueError(words["roster_bad"].format(where=where)) from None
     print(words["players"].format(path=path, count=len(roster.players)))
     for player in roster.players:
         last = player.last.isoformat() if player.last else "—"

@@ -47,9 +47,9 @@ def replay_realtime(
 
     def rejected(event: Event, reason: str, number: int | None) -> None:
         line = by_number.get(number or 0)
-        refused.append(
-            ScriptError(source, line.number if line else 0, line.text if line else "", reason)
-        )
+        error = ScriptError(source, line.number if line else 0, line.text if line else "", reason)
+        error.refused_in = rules
+        refused.append(error)
         finished.set()
         table.stop()
 

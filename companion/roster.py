@@ -12,8 +12,9 @@ may be left out)::
 A roster is a convenience: a file that cannot be read or is not a roster
 gives one warning line and an empty roster, never an error that stops a
 game. :func:`remember` keeps such a file as ``<name>.bad`` before writing
-a new one, so nothing typed by hand is lost. Writes are atomic (a temporary
-file renamed over the old one) and private to the user (0600).
+a new one, so nothing typed by hand is lost; :func:`forget` takes a game
+back. Writes are atomic (a temporary file renamed over the old one) and
+private to the user (0600).
 """
 
 from __future__ import annotations
@@ -100,6 +101,21 @@ class Roster:
             by_key[name.casefold()] = Player(name, min(old.games + 1, MAX_GAMES), day)
         return Roster(tuple(sorted(by_key.values(), key=_order)[:MAX_PLAYERS]))
 
+    def without_game(self, names: Iterable[str]) -> Roster:
+        """The roster with one game of `names` taken back (a game counted,
+        then undone to before its first night's end); a player left with no
+        game goes, as the game brought them. The day of the last game stays:
+        the one before is not kept."""
+        keys = {name.casefold() for name in names}
+        kept: list[Player] = []
+        for player in self.players:
+            if player.name.casefold() in keys:
+                if player.games <= 1:
+                    continue
+                player = Player(player.name, player.games - 1, player.last)
+            kept.append(player)
+        return Roster(tuple(sorted(kept, key=_order)))
+
     def toml(self) -> str:
         lines = [
             "# Игроки клуба: companion дописывает их после каждой игры (docs/config.md).",
@@ -173,13 +189,19 @@ def load_roster(path: Path, warn: Warn | None = None) -> Roster:
 
 
 def save_roster(path: Path, roster: Roster) -> None:
-    """Write atomically: a temporary file beside it (0600), synced, renamed
-    over the old one, so a crash leaves the old roster or the new, never half."""
+    """Write atomically (:func:`write_private`)."""
+    write_private(path, roster.toml())
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write atomically: a temporary file beside it (0600, its folder made
+    0700), synced, renamed over the old one, so a crash leaves the old file
+    or the new, never half. The last set-up (``last_setup``) is written so too."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write(roster.toml())
+            stream.write(text)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)
@@ -198,7 +220,8 @@ def save_roster(path: Path, roster: Roster) -> None:
 def remember(
     path: Path, names: Iterable[str], day: dt.date | None = None, warn: Warn | None = None
 ) -> Roster:
-    """Add a finished game's players to the roster in `path` and save it.
+    """Add a game's players to the roster in `path` and save it (the
+    console counts a game once its first night is over: players_count.py).
     Names that are not clean are left out; every trouble (a bad file, kept
     as ``<name>.bad``; a failed write) is a warning line, never an error."""
     say = warn or log.warning
@@ -220,6 +243,23 @@ def remember(
         except ValueError as error:
             say(f"roster: name not remembered: {error}")
     roster = roster.with_game(clean, day or dt.date.today())
+    try:
+        save_roster(path, roster)
+    except OSError as error:
+        say(f"roster not saved: {path}: {error.strerror or error}")
+    return roster
+
+
+def forget(path: Path, names: Iterable[str], warn: Warn | None = None) -> Roster:
+    """Take one game of `names` back from the roster in `path`
+    (:meth:`Roster.without_game`). A file that cannot be read is left as
+    it is; every trouble is a warning line, never an error."""
+    say = warn or log.warning
+    try:
+        roster = read_roster(path).without_game(names)
+    except RosterError as error:
+        say(f"roster not changed: {error}")
+        return Roster()
     try:
         save_roster(path, roster)
     except OSError as error:

@@ -106,6 +106,9 @@ class SeatKeys:
     def toggle(self, seat: int) -> None:
         self._send(("seat", "toggle", seat))
 
+    def lift_all(self) -> None:
+        self._send(("seat", "lift_all", 0))
+
 
 class TableWorker:
     """A spare table process: spawned early, built on ``build``."""
@@ -206,8 +209,24 @@ class TableProcess:
     def game(self) -> Game | None:
         return self._latest.game  # type: ignore[no-any-return]
 
+    @property
+    def timer_deadlines(self) -> dict[str, tuple[float, int]]:
+        """The running timers' deadlines as the table last said (a resumed
+        game's with its ready message)."""
+        return dict(self._latest.deadlines)
+
     def now(self) -> float:
         return self.clock.now()
+
+    @property
+    def speed(self) -> float:
+        """Game seconds per real second, as the table's process last said."""
+        return self.clock.speed
+
+    def set_speed(self, speed: float) -> None:
+        """A practice game's clock ``speed`` times as fast (``LiveTable.set_speed``);
+        this side's clock follows when the table's process says it changed."""
+        self._tell(("speed", speed))
 
     def submit(
         self,
@@ -274,6 +293,9 @@ class TableProcess:
             elif kind == "notice":
                 if self._on_notice is not None:
                     self._on_notice(*body)
+            elif kind == "speed":  # before the update that shows it
+                origin, start_at, speed, self.sound = body
+                self.clock.follow(origin, start_at, speed)
             elif kind == "beat":
                 self.last_beat = body
             elif kind == "timing":
@@ -368,6 +390,9 @@ def _build(
     def notice(what: str, line: str) -> None:
         outbox.put(("notice", (what, line)))
 
+    def speed(table: Any) -> None:  # the clock's anchor, for the console's to follow
+        outbox.put(("speed", (*table.clock.anchor, table.sound)))
+
     session, warnings, rules, seats = None, [], order.rules, order.seat_count
     if order.resume is not None:
         from .rulesets import load_ruleset
@@ -393,6 +418,7 @@ def _build(
         on_notice=notice,
         speaker=speaker,
         lang=order.lang,
+        on_speed=speed,
     )
     return table, warnings
 
@@ -420,6 +446,8 @@ def _take_orders(table: Any, orders: Connection, outbox: queue.SimpleQueue[Any])
             seats = table.simulated_seats
             if seats is not None:
                 getattr(seats, message[1])(message[2])
+        elif kind == "speed":
+            table.set_speed(message[1])
         elif kind == "timing":
             outbox.put(("timing", table.timing()))
         elif kind == "close":

@@ -107,13 +107,22 @@ class Host:
         raise AssertionError(f"never reached {phase}: {phase_name(self.game)}")
 
     async def vote(self, hands: list[int]) -> None:
-        """One candidate's window: the hands go down, the window closes
-        («Спасибо»), the count ends («Принято»), the hands come up."""
+        """One candidate's window: the hands go down, the host closes the
+        window («Спасибо»: on simulated seats it waits for the host), the
+        count ends («Принято») and the console lifts the hands."""
         await self.seat(*hands)
-        rules = self.game.rules.timings
-        await self.wait(rules.vote_window_s)
-        await self.wait(rules.count_s)
-        await self.seat(*hands)  # lifted after the count: no offence
+        await self.close_window()
+        await self.wait(self.game.rules.timings.count_s)
+
+    async def close_window(self) -> None:
+        """«Спасибо»: the host's key on simulated seats (the window waits
+        for it), the window's time on real ones."""
+        from companion.core.table_state import table
+
+        if table(self.game).host_closes_votes:
+            await self.next()
+        else:
+            await self.wait(self.game.rules.timings.vote_window_s)
 
     def seats_of(self, *roles: str) -> list[int]:
         return [s.number for s in self.game.seats if s.role in roles and s.out is None]

@@ -124,7 +124,9 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         page = folder / "protocol.html"
-        run = companion("protocol", journal_of("club-stopped", folder), "-o", page)
+        run = companion(
+            "protocol", journal_of("club-stopped", folder), "--format", "html", "-o", page
+        )
         assert run.returncode == 0, run.stderr
         shot = render_page(page, Path(sys.argv[1]).resolve(), height=1800)
         assert shot.returncode == 0, shot.stderr

@@ -53,19 +53,19 @@ BAD = [
         "unknown seat",
         '{"after": 1, "input": "press", "seat": 11}',
         False,
-        "seat 11 is not at this table",
+        "места 11 за этим столом нет",  # the engine's refusal, in the host's words (--lang)
     ),
     (
         "unknown offence",
         '{"input": "offence", "seat": 2, "offence": "4.6.99"}',
         False,
-        "no offence '4.6.99'",
+        "нет нарушения «4.6.99»",
     ),
     (
         "wrong phase",
         '{"input": "shot", "seat": 3, "target": 1}',
         False,
-        "not allowed in phase speech",
+        "не в эту фазу игры (речь)",
     ),
 ]
 
@@ -109,6 +109,8 @@ def test_a_nomination_at_night(tmp_path: Path, capsys: pytest.CaptureFixture[str
     path = script(tmp_path, SETUP, bad)
     status, out, err = main(capsys, "replay", path)
     assert (status, out) == (2, "")
+    assert err == f"companion: {path}:2: {bad}: Выставить — не в эту фазу игры (ночь)\n"
+    status, out, err = main(capsys, "replay", path, "--lang", "en")  # the script's own words
     assert err == f"companion: {path}:2: {bad}: nominate: not allowed in phase night\n"
 
 
@@ -140,7 +142,7 @@ def test_exit_status_and_streams_of_a_real_process(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
         f'companion: {path}:5: {{"after": 1, "input": "press", "seat": 11}}: '
-        "press: seat 11 is not at this table (1–10)"
+        "Кнопка места — места 11 за этим столом нет (места 1–10)"
     ]
 
 
@@ -200,8 +202,8 @@ def test_realtime_keeps_the_tables_stream_apart_from_the_hosts(
     assert out.splitlines()[0] == "» Наступает ночь. Город засыпает."
     assert all(line.startswith(("» ", "! ")) for line in out.splitlines())
     assert "роль" not in out and "шериф" not in out.lower()
-    assert "00:00.00  Место 5: роль sheriff" in err.splitlines()  # the host's
-    assert "Стол: правила «tournament», мест 10" in err
+    assert "00:00.00  Место 5: роль Шериф" in err.splitlines()  # the host's
+    assert "Стол: «Турнирный регламент», мест 10" in err
 
 
 @pytest.mark.usefixtures("restored_collector")

@@ -75,12 +75,12 @@ class ForumHost(Host):
         await self.type(text)
 
     async def close(self, window: str) -> None:
-        """``k``: one window open: yes; two: the one typed."""
+        """``k``: with two windows open, the one typed; then yes (Enter: a
+        window whose closing sends nobody out for a missing post)."""
         await self.keys("k")
-        if len(state(self.game).open) == 1:
-            await self.keys("enter")
-        else:
+        if len(state(self.game).open) > 1:
             await self.type(window)
+        await self.keys("enter")
 
     def words(self) -> ForumWords:
         return ForumWords(Words(self.app.config.lang))
@@ -100,7 +100,7 @@ async def forum_game(app: ConsoleApp) -> AsyncIterator[ForumHost]:
         await pilot.pause()
         host = ForumHost(app, pilot)
         assert isinstance(app.screen, SetupScreen)
-        await host.keys("ctrl+s")
+        await host.keys("ctrl+s", "enter")  # asked once, started
         assert isinstance(app.screen, ForumScreen)
         yield host
 
@@ -258,7 +258,7 @@ async def test_the_setup_takes_the_forum_game_its_date_and_options(tmp_path: Pat
         screen.query_one("#option-two_sided", Checkbox).value = True
         screen.query_one("#option-no_basements", Checkbox).value = True
         screen.query_one("#forum-start", Input).value = "2026-12-04"
-        await host.keys("ctrl+s")
+        await host.keys("ctrl+s", "enter")
         assert isinstance(app.screen, ForumScreen)
         game = host.game
         assert len(game.seats) == 24 and game.seat(24).name == "Last"
@@ -298,3 +298,26 @@ def test_a_game_set_up_after_the_day_choices_deadline_starts_tomorrow() -> None:
     assert first_game_day(datetime(2026, 12, 3, 13, 0, 0)).isoformat() == "2026-12-03"
     assert first_game_day(datetime(2026, 12, 3, 13, 0, 1)).isoformat() == "2026-12-04"
     assert first_game_day(datetime(2026, 12, 31, 17, 6)).isoformat() == "2027-01-01"
+
+
+async def test_closing_a_vote_nobody_posted_in_asks_and_counts_the_autokills(
+    tmp_path: Path,
+) -> None:
+    """Trap 3: `k`, Enter on the day's choices, `k`, Enter on the vote with
+    no votes in sent everyone out and ended the game. Now the question
+    says so, and a stray Enter keeps the window open."""
+    async with forum_game(forum_app(tmp_path, Wall())) as host:  # 20 seats dealt
+        await host.close("day_choices")
+        assert phase_name(host.game) == "vote"
+        await host.keys("k")
+        question = str(host.app.screen.query_one(".prompt", Static).render())
+        assert "Уйдут из игры: 20, из них автокилл: 20." in question
+        assert "Игра на этом закончится." in question
+        await host.keys("enter")  # the safe answer has the focus
+        assert phase_name(host.game) == "vote" and all(s.out is None for s in host.game.seats)
+        await host.votes("1 2; 2 1")
+        await host.keys("k")
+        question = str(host.app.screen.query_one(".prompt", Static).render())
+        assert "из них автокилл: 18." in question
+        await host.keys("escape")
+        assert phase_name(host.game) == "vote"

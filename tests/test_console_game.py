@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from console_driver import Host, config, console, hosting
 
-from companion.console.app import ProtocolScreen
+from companion.console.dialogs import AskYesNo
+from companion.console.protocol_screen import ProtocolScreen
 from companion.console.setup_screen import SetupScreen
 from companion.console.table_screen import TableScreen
 from companion.core.table_state import current_turn
@@ -40,7 +41,7 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
     async with hosting(app) as host:
         assert isinstance(app.screen, SetupScreen)
         await host.keys(*"Аня")  # seat 1's name; the others stay numbers
-        await host.keys("ctrl+s")
+        await host.keys("ctrl+s", "enter")  # asked once, started
         assert isinstance(app.screen, TableScreen)
         game = host.game
         assert game.rules.name == ruleset and game.seat(1).name == "Аня"
@@ -74,13 +75,13 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
         lifted = hands[-1]
         await host.seat(*hands)
         if lift_when == "count":
-            await host.wait(host.game.rules.timings.vote_window_s)
+            await host.close_window()
         await host.seat(lifted)
         assert host.game.proposals and host.game.proposals[0].seat == lifted
         await host.keys("y")  # the host confirms: the ruleset's offence
         assert not host.game.proposals and host.game.seat(lifted).count == 1
         if lift_when == "window":
-            await host.wait(host.game.rules.timings.vote_window_s)
+            await host.close_window()
         await host.wait(host.game.rules.timings.count_s)
         assert host.game.seat(a).out is not None and host.game.seat(a).out.how == "voted"
 
@@ -114,6 +115,11 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
         await host.until("speech")
         for seat in host.seats_of("mafia", "don", "maniac"):
             await host.offence(seat, removal)
+        # The last one ends the game: the console asks first, «Нет» in focus.
+        assert isinstance(app.screen, AskYesNo) and "заканчивает игру" in str(
+            app.screen.query_one(".prompt").render()
+        )
+        await host.keys("shift+tab", "enter")  # «Дать»
         result = host.game.result
         assert result is not None and result.winners == winners
         assert isinstance(app.screen, ProtocolScreen)
@@ -139,7 +145,7 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
 
 
 async def play_to_day_one(host: Host) -> None:
-    await host.keys("ctrl+s")
+    await host.keys("ctrl+s", "enter")
     await host.until("speech")
 
 
@@ -164,12 +170,17 @@ async def test_roles_stay_hidden_until_revealed(tmp_path: Path) -> None:
         card = app.screen.query_one(f"#seat-{sheriff}")
         log = app.screen.query_one("#log")
 
+        def logged() -> str:
+            return "\n".join(str(line.text) for line in log.lines)  # type: ignore[attr-defined]
+
         def shown() -> str:
-            return str(card.render()) + "\n".join(str(line.text) for line in log.lines)  # type: ignore[attr-defined]
+            return str(card.render()) + logged()
 
         assert "Шериф" not in shown() and "sheriff" not in shown()
         await host.keys("r")
-        assert "Шериф" in str(card.render()) and "sheriff" in shown()
+        # The card and the dealt roles in the log, in words (never the role's id).
+        assert "Шериф" in str(card.render()) and "Шериф" in logged()
+        assert "sheriff" not in shown()
         await host.keys("r")
         assert "Шериф" not in shown() and "sheriff" not in shown()
 
@@ -227,7 +238,7 @@ async def test_roles_from_the_cards(tmp_path: Path) -> None:
         await host.keys("f5")  # seat 7 has no role yet: refused, said on screen
         assert isinstance(app.screen, SetupScreen) and app.table is None
         screen.query_one("#role-7", Select).value = roles[-1]
-        await host.keys("f5")
+        await host.keys("f5", "enter")
         assert isinstance(app.screen, TableScreen)
         assert [s.role for s in host.game.seats] == roles
     (journal,) = (tmp_path / "journals").glob("*.jsonl")

@@ -34,6 +34,8 @@ def test_a_day_by_keys_then_quit_and_resume(tmp_path: Path) -> None:
     try:
         first.until("Новая игра")
         first.keys("\x1b[15~")  # F5: start with the defaults (tournament, 10 seats, a deal)
+        first.until("Начать игру?")  # asked once
+        first.keys("\r")
         first.until("Кнопки: симуляция")
         first.until("Голос: титры")
         # Night 0's two steps, then the speeches: the host moves on with the

@@ -78,7 +78,7 @@ def test_without_an_unfinished_game_the_set_up_screen_opens(
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        (["--speed", "5"], "companion: --speed: only with --inputs"),
+        (["--speed", "20000"], "companion: --speed 20000: give a number"),  # practice
         (["--inputs", "{script}", "--speed", "0"], "companion: --speed 0: give a number"),
         (["--inputs", "{missing}"], "companion: {missing}: "),
         (["--inputs", "{broken}"], "companion: {broken}:2: "),

@@ -430,7 +430,7 @@ async def test_the_console_listening_shows_the_flag_in_its_queue(
     assert app.own_process
     async with app.run_test(size=(150, 45)) as pilot:
         await pilot.pause()
-        await pilot.press("f5")  # a dealt tournament game: night 0
+        await pilot.press("f5", "enter")  # asked once, started: a dealt tournament game, night 0
         give_up = time.monotonic() + 90
         queue = ""
         while time.monotonic() < give_up:

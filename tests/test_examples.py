@@ -99,8 +99,10 @@ def test_companion_demo_replays_the_demo_to_its_result(
     out, err = capsys.readouterr()
     assert err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("[день 0] Стол: правила «tournament»")
-    assert lines[-1] == "[день 3] Итог: победа — Красные; поражение — Чёрные (eliminated)"
+    assert lines[0].startswith("[день 0] Стол: «Турнирный регламент»")
+    assert lines[-1] == (
+        "[день 3] Итог: победа — Красные; поражение — Чёрные (за столом не осталось соперников)"
+    )
 
 
 def test_the_vote_timeline_of_the_docs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -109,9 +111,9 @@ def test_the_vote_timeline_of_the_docs(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["replay", str(EXAMPLES / "tournament-vote-timeline.jsonl")]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line for line in lines if "За игрока" in line] == [
-        "[день 1] За игрока 3: 3 (голосовали: [1, 2, 4])",
-        "[день 1] За игрока 6: 2 (голосовали: [7, 9])",
-        "[день 1] За игрока 8: 5 (голосовали: [3, 5, 6, 8, 10])",
+        "[день 1] За игрока 3: 3 (голосовали: 1, 2, 4)",
+        "[день 1] За игрока 6: 2 (голосовали: 7, 9)",
+        "[день 1] За игрока 8: 5 — остальные голоса (голосовали: 3, 5, 6, 8, 10)",
     ]
     assert lines[-1] == "Вводы без последствий: 4 (строки сценария: 20, 28, 29, 44)"
 

@@ -78,6 +78,6 @@ def test_verify_deal_says_fair_after_roles_changed(tmp_path: Path, options: list
     assert [(s["dealt_role"], s["role"], s["team"]) for s in changed] == [
         ("mafia_child", "mafia", "mafia")
     ]  # roles.mafia_child.2: the ДМ shot by the Mafia joins it
-    run = companion("verify-deal", protocol)
+    run = companion("verify-deal", protocol, "--lang", "en")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "deals exactly these 20 roles" in run.stdout

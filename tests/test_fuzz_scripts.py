@@ -177,7 +177,7 @@ def test_u2028_stays_inside_its_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     script.write_bytes(lines_of(*START) + EDGES["U+2028 in a string"].encode() + b"\n")
     assert cli.main(["replay", str(script)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"companion: {script}:3: ") and "no offence 'a\\u2028b'" in err
+    assert err.startswith(f"companion: {script}:3: ") and "нет нарушения «a\\u2028b»" in err
 
 
 def test_a_50_mb_line_is_refused_without_echoing_it(tmp_path: Path) -> None:

@@ -73,7 +73,7 @@ def test_the_flag_is_a_journal_line() -> None:
 async def test_a_flag_reaches_the_consoles_queue_and_a_key_confirms_it(tmp_path: Path) -> None:
     app = console(config(tmp_path))
     async with hosting(app) as host:
-        await host.keys("ctrl+s")  # a dealt tournament game: night 0
+        await host.keys("ctrl+s", "enter")  # asked once, started: a dealt tournament game, night 0
         assert app.table is not None
         app.table.submit(SpeechFlagged("night", 0, 0.8))  # as the ears' process sends it
         await host.pilot.pause()

@@ -119,7 +119,7 @@ def test_the_protocol_and_the_consoles_words() -> None:
     game, _ = apply(_game("club"), SpeechFlagged("word", 4, 0.9, "oath", "клянусь"))
     assert (
         protocol(game)[-1]
-        == "[день 0] Микрофон: запрещённые слова «клянусь» (место 4, уверенность 0.9)"
+        == "[день 0] Микрофон: запрещённые слова «клянусь» (место 4, уверенность 90 %)"
     )
     assert "Microphone: forbidden words «клянусь» (seat 4" in protocol(game, "en")[-1]
     assert Words("ru").reason("heard_word:клянусь") == 'Слышно: "клянусь"'
@@ -130,7 +130,7 @@ def test_the_protocol_and_the_consoles_words() -> None:
 async def test_the_words_reach_the_consoles_queue(tmp_path: Path) -> None:
     app = console(config(tmp_path))
     async with hosting(app) as host:
-        await host.keys("ctrl+s")  # a dealt tournament game: night 0
+        await host.keys("ctrl+s", "enter")  # asked once, started: a dealt tournament game, night 0
         assert app.table is not None
         app.table.submit(SpeechFlagged("word", 0, 0.95, "honestly", "честно"))
         await host.pilot.pause()

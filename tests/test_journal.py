@@ -405,31 +405,32 @@ def test_resume_goes_by_script_lines_not_journal_lines(
         assert path.read_bytes() == whole, n
 
 
-def test_undo_of_a_timer_expiry_brings_the_timer_back(
+def test_undo_of_a_timer_expiry_brings_the_turn_back_paused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The undone expiry fires again (at once: its deadline has passed), and
-    the journal stays in time order, so it replays on its own."""
+    """The undone time-up does not fire again: the turn comes back paused
+    with what it had (nothing), and the undo's line carries that, so the
+    journal replays and resumes on its own to the same state."""
     script, path = tmp_path / "undo.jsonl", tmp_path / "j.jsonl"
     script.write_text(
         f'{{"at": 0, "input": "setup", "ruleset": "tournament", "roles": {ROLES_JSON}}}\n'
         '{"at": 100, "input": "next"}\n'  # seat 2's minute: warning at 150, time up at 160
         '{"at": 170, "input": "undo"}\n'  # takes back the time-up
-        '{"at": 171, "input": "next"}\n',
+        '{"at": 171, "input": "adjust", "seconds": 10}\n',
         encoding="utf-8",
     )
     status, expected, _ = main(capsys, "replay", script, "--json", "--journal", path)
     assert status == 0
-    kinds = [(r["at"], r["input"], r.get("name")) for r in records(path)[3:]]
+    kinds = [(r["at"], r["input"], r.get("remaining")) for r in records(path)[3:]]
     assert kinds == [
         (100, "next", None),
-        (150, "timer", "warning"),
-        (160, "timer", "turn"),
-        (170, "undo", None),
-        (170, "timer", "turn"),
-        (171, "next", None),
+        (150, "timer", None),
+        (160, "timer", None),
+        (170, "undo", [["turn", 0.0]]),
+        (171, "adjust", []),
     ]
     assert main(capsys, "replay", path, "--json")[1] == expected
+    assert main(capsys, "resume", path, "--json")[1] == expected
 
 
 # --- torn and corrupt journals ------------------------------------------------------
@@ -511,7 +512,7 @@ def test_an_impossible_middle_line_is_an_error_naming_it(
     write_crash_state(path, b"".join(reseal(lines)))
     status, out, err = main(capsys, "resume", path)
     assert status == 2 and out == ""
-    assert err.startswith(f"companion: {path}:4: ") and "target 33 is not at this table" in err
+    assert err.startswith(f"companion: {path}:4: ") and "цель: места 33 за этим столом нет" in err
 
 
 def test_a_changed_ruleset_warns(

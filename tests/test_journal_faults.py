@@ -409,7 +409,7 @@ def test_a_really_full_disk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         path = disk / "game.jsonl"
         done = companion("replay", script, "--journal", path, "--json")
         assert done.returncode == 2 and done.stdout == ""
-        assert f"{path}: No space left on device: the input was not taken" in done.stderr
+        assert "Журнал не записан (на диске нет места): ввод не принят" in done.stderr
         assert done.stderr.count("\n") == 1
         line = int(done.stderr.split(":")[2])
         resumed = companion("resume", path, "--json")
@@ -459,7 +459,7 @@ def test_the_realtime_path_stops_at_a_refused_line(tmp_path: Path, short: Path) 
     assert done.returncode == 2
     assert done.stderr.endswith(
         f'{bad}:7: {{"at": 112, "input": "shot", "seat": 3, "target": 1}}: '
-        "shot: not allowed in phase speech\n"
+        "Ночной выбор — не в эту фазу игры (речь)\n"
     )
     assert len(read(path).lines) == 8  # everything before it, journaled
 

@@ -71,7 +71,9 @@ def decode_png(data: bytes) -> np.ndarray:
 @needs_chromium
 def test_the_html_protocol_renders_in_headless_chromium(tmp_path: Path) -> None:
     page = tmp_path / "protocol.html"
-    run = companion("protocol", journal_of("club-stopped", tmp_path), "-o", page)
+    run = companion(
+        "protocol", journal_of("club-stopped", tmp_path), "--format", "html", "-o", page
+    )
     assert run.returncode == 0, run.stderr
     png = tmp_path / "protocol.png"
     shot = render_page(page, png, width=900, height=1200)
@@ -93,7 +95,12 @@ def test_the_html_protocol_renders_in_headless_chromium(tmp_path: Path) -> None:
 @needs_chromium
 def test_the_print_layout_makes_a_pdf(tmp_path: Path) -> None:
     page = tmp_path / "protocol.html"
-    assert companion("protocol", journal_of("club-full", tmp_path), "-o", page).returncode == 0
+    assert (
+        companion(
+            "protocol", journal_of("club-full", tmp_path), "--format", "html", "-o", page
+        ).returncode
+        == 0
+    )
     pdf = tmp_path / "protocol.pdf"
     run = render_page(page, pdf, pdf=True)
     assert run.returncode == 0, run.stderr[-2000:]

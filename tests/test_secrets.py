@@ -18,6 +18,7 @@ from bench.engine import Bot, parsed
 from companion.assembly import LiveTable, Outputs, TableSpec, Update
 from companion.core.effects import Effect, Say, TellHost
 from companion.core.events import GameSetUp
+from companion.protocol.names import role_name
 from companion.runner.clock import FakeClock
 from companion.voice.phrases import Catalogue
 from companion.voice.settings import VoiceSettings
@@ -93,9 +94,8 @@ def test_the_tables_stream_never_carries_a_role_or_a_check_answer(lang: str) -> 
         checks += len(answers)
         role_word = "роль" if lang == "ru" else "role"
         for role in roles:
-            line = (
-                f"{'Место' if lang == 'ru' else 'Seat'} {role['seat']}: {role_word} {role['role']}"
-            )
+            name = role_name(str(role["role"]), lang)  # the ruleset's name, not the id
+            line = f"{'Место' if lang == 'ru' else 'Seat'} {role['seat']}: {role_word} {name}"
             assert line in host
         check_word = "Проверка" if lang == "ru" else "Check"
         assert host.count(check_word) >= len(answers)
@@ -127,6 +127,6 @@ def test_the_host_log_and_captions_take_only_their_own_effects() -> None:
     table.close()
     assert captions.getvalue() == "» Наступает ночь. Город засыпает.\n"
     assert host.getvalue().splitlines() == [
-        "00:00.00  Место 5: роль sheriff",
-        "00:01.00  Проверка: игрок 5 → игрок 6: yes",
+        "00:00.00  Место 5: роль Шериф",
+        "00:01.00  Проверка: игрок 5 → игрок 6: чёрный? да",
     ]

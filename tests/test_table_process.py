@@ -201,7 +201,7 @@ async def test_the_console_resumes_a_table_whose_process_died(tmp_path: Path) ->
 
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("f5")  # the set-up screen's defaults: a dealt game
+        await pilot.press("f5", "enter")  # the set-up screen's defaults, confirmed: a dealt game
         await until(lambda: isinstance(app.screen, TableScreen) and app.table is not None)
         first = app.table
         assert isinstance(first, TableProcess)

@@ -14,6 +14,8 @@ process of their own), whose threads only post messages here.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -23,32 +25,43 @@ from typing import TYPE_CHECKING
 from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
+from textual.widgets import Static
 
 from ..config import Config
 from ..core.events import GameSetUp
 from ..core.rules import Ruleset
-from ..core.views import phase_name
-from ..protocol import archive
-from ..protocol.report import protocol as protocol_lines
-from ..roster import load_roster, remember
+from ..last_setup import LastSetup, last_setup_path, load_last_setup, save_last_setup
+from ..roster import load_roster
 from ..rulesets import available_rulesets, load_ruleset
 from ..runner.clock import Clock
 from ..runner.resume import Unfinished, unfinished_game
 from ..runner.script import ScriptError, ScriptLine
 from ..runner.sd_notify import ServiceWatchdog
 from ..runner.sd_notify import notify as sd_notify
+from .busy_screen import BusyScreen
 from .dialogs import AskYesNo
-from .forum_screen import ForumScreen
 from .forum_setup import first_game_day
-from .protocol_screen import ProtocolScreen
+from .history import Past, began, journal_past, where
+from .players_count import PlayersCount
+from .protocol_files import set_aside
 from .script_inputs import LAG_S, ScriptInputs, journal_records, line_number, played_in
 from .setup_screen import SetupScreen
-from .table_host import TableHost, TableLost, TableNotice, TableRefused, TableUpdated
-from .table_screen import TableScreen
+from .table_host import (
+    PRACTICE_SPEED,
+    TableHost,
+    TableLost,
+    TableNotice,
+    TableRefused,
+    TableUpdated,
+)
 from .words import PART_NOTICES, Words
 
+# The game's screens, the protocol and the refusals' words are imported
+# where they are used, and once the first screen is up (``_start_up``):
+# the first screen does not wait for them (tests/test_import_budget.py).
 if TYPE_CHECKING:
     from ..voice.speaker import Speaker
+    from .console_lock import ConsoleLock
     from .table_host import AnyTable
 
 log = logging.getLogger(__name__)
@@ -64,6 +77,9 @@ class ScriptFed(Message):
 
 class ConsoleApp(App[None]):
     CSS_PATH = "console.tcss"
+    # Textual's palette speaks English; «?» shows every key of a screen in
+    # the host's language instead (keymap.py).
+    ENABLE_COMMAND_PALETTE = False
 
     def __init__(
         self,
@@ -77,6 +93,8 @@ class ConsoleApp(App[None]):
         service: bool = False,
         inputs: ScriptInputs | None = None,
         speed: float = 1.0,
+        practice: float = PRACTICE_SPEED,
+        console_lock: ConsoleLock | None = None,
     ) -> None:
         """``clock(start_at)``, ``threaded=False``, ``speaker``, ``now``,
         ``seed``: parts the tests give (a fake clock they move, the loop run
@@ -84,7 +102,11 @@ class ConsoleApp(App[None]):
         Without them the table runs in a process of its own. ``service``:
         the service's start-up (an unfinished game resumed without asking);
         ``inputs``: a script played at the table (implies ``service``),
-        ``speed`` times as fast."""
+        ``speed`` times as fast. Without ``inputs``, ``speed`` is a practice
+        game's (journaled) and ``practice`` the speed the simulated table's
+        key switches to. ``console_lock``: the table's, as the console
+        command tried to take it (console_lock.py): held by another console,
+        nothing of the table opens until that one is gone."""
         super().__init__()
         self.config = config
         self.words = Words(config.lang)
@@ -102,8 +124,15 @@ class ConsoleApp(App[None]):
             now=now,
             speed=speed,
             lag=LAG_S if inputs is not None else 0.0,
+            practice=practice if inputs is None else None,
         )
+        self.console_lock = console_lock
+        self._parts_shown = ""
         self.saved_protocol: list[Path] = []
+        # The roster counts a game once its first night is over (players_count.py).
+        self.players = PlayersCount(config.paths.roster, lambda: self._now().date())
+        # In place of Textual's own ctrl+q (English, and hidden from the footer).
+        self._bindings.key_to_bindings.pop("ctrl+q", None)
         self._bindings.bind("ctrl+q", "quit", self.words("key.quit"), priority=True)
         # systemd's watchdog (the service): pinged from this loop's timer only
         # while the table's loop has turned lately, so a hang of either stops it.
@@ -131,6 +160,17 @@ class ConsoleApp(App[None]):
     def on_mount(self) -> None:
         if self.watchdog.enabled:
             self.set_interval(1.0, self.watchdog.tick)
+        lock = self.console_lock
+        if lock is not None and not lock.held:
+            # Another console has this table: no table process, no sound
+            # device, no seats here until it is gone (the service waits).
+            log.info("another console (pid %s) has this table", lock.holder)
+            screen = BusyScreen(lock, self.words, waiting=self.service)
+            self.push_screen(screen, lambda _: self._start_up())
+            return
+        self._start_up()
+
+    def _start_up(self) -> None:
         # Import the table's parts while the host looks at the first screen:
         # the start-up shows a screen sooner, and F5 finds them loaded. The
         # spare table process starts once the first screen is drawn, so that
@@ -139,6 +179,7 @@ class ConsoleApp(App[None]):
             self.call_after_refresh(self.host.spare_for_next_game)
         else:
             self.host.preload()
+        self.call_after_refresh(_import_game_screens)
         found = unfinished_game(self.config.paths.journals, load_ruleset)
         if self.service:
             self._service_start(found)
@@ -149,10 +190,7 @@ class ConsoleApp(App[None]):
 
     def _ask_to_resume(self, found: Unfinished) -> None:
         question = self.words(
-            "resume_question",
-            file=found.path.name,
-            phase=phase_name(found.game),
-            day=found.game.day,
+            "resume_question", began=began(found.path), phase=where(found.game, self.words)
         )
 
         def answered(resume: bool | None) -> None:
@@ -196,16 +234,24 @@ class ConsoleApp(App[None]):
         if self.own_process:
             self.call_after_refresh(self.host.spare_for_next_game)
         roster = load_roster(self.config.paths.roster).names()
+        last_path = last_setup_path(self.config.paths.roster)
+
+        def keep(last: LastSetup) -> None:
+            save_last_setup(last_path, last)
+
         screen = SetupScreen(
             self.words,
             available_rulesets(),
-            load_ruleset,
+            # Read once per set-up screen (its fields ask for the rules at every turn).
+            functools.cache(load_ruleset),
             self.start_game,
             ruleset=self.config.table.ruleset,
             seats=self.config.table.seats,
             roster=roster,
             seed=self._seed,
             today=first_game_day(self._now()),
+            last=load_last_setup(last_path),
+            keep=keep,
         )
         self._only(screen)
 
@@ -218,7 +264,7 @@ class ConsoleApp(App[None]):
 
     def start_game(self, setup: GameSetUp, commitment: str | None) -> None:
         intro = [self.words("commitment", hash=commitment)] if commitment else []
-        self._begin(setup, intro)
+        self._begin(setup, intro, simulated_votes=True)
 
     def _begin(
         self,
@@ -228,20 +274,25 @@ class ConsoleApp(App[None]):
         at: float | None = None,
         line: int | None = None,
         ruleset: str | None = None,
+        simulated_votes: bool = False,
     ) -> bool:
         """A new game's table, its screen, then its setup; ``at``/``line``/
-        ``ruleset``: a script's setup line. False: the table was not built
+        ``ruleset``: a script's setup line. ``simulated_votes``: on simulated
+        seats the vote windows wait for the host's «Спасибо» (one person
+        keys every hand: 2 s is not enough). False: the table was not built
         (the host is told why)."""
+        self.saved_protocol = []  # the last game's files are that game's
         try:
             table = self.host.open_new(setup.ruleset, setup.seats)
         except Exception as error:  # TableFailed, a pin map, a device: said, not raised
             self._failed(error)
             return False
+        sports = setup.ruleset.forum is None
+        if simulated_votes and sports and table.simulated_seats is not None:
+            setup = dataclasses.replace(setup, host_closes_votes=True)
         self._show_table(setup.seats, intro, setup.ruleset)
         table.submit(setup, at=at, line=line, ruleset=ruleset)
-        names = [name for name in setup.names if name]
-        if names:
-            remember(self.config.paths.roster, names, self._now().date())
+        self.players.new_game()
         return True
 
     def resume(self, path: Path) -> bool:
@@ -253,6 +304,7 @@ class ConsoleApp(App[None]):
                 records = journal_records(path)
             except (OSError, ValueError) as error:
                 log.warning("%s: %s", path, error)  # the resume says what is wrong
+        self.saved_protocol = []
         try:
             warnings = self.host.resume(path)
         except Exception as error:
@@ -262,7 +314,8 @@ class ConsoleApp(App[None]):
             self.notify(warning, severity="warning")
         game = self.host.table.game if self.host.table is not None else None
         assert game is not None
-        self._show_table(len(game.seats), rules=game.rules)
+        self.players.resumed()
+        self._show_table(len(game.seats), rules=game.rules, past=journal_past(path))
         if self.inputs is not None and records is not None:
             self._go_on_with_script(self.inputs, records)
         return True
@@ -272,14 +325,23 @@ class ConsoleApp(App[None]):
         self.notify(self.words("table_failed", error=error), severity="error", timeout=30)
 
     def _show_table(
-        self, seats: int, intro: list[str] | None = None, rules: Ruleset | None = None
+        self,
+        seats: int,
+        intro: list[str] | None = None,
+        rules: Ruleset | None = None,
+        past: Past | None = None,
     ) -> None:
+        """The table's screen; ``past``: a resumed game's journal, for its log."""
+        from .forum_screen import ForumScreen
+        from .table_screen import TableScreen
+
         table = self.table
         assert table is not None
         if rules is not None and rules.procedure == "forum":
-            self._only(ForumScreen(table, self.words, self.parts_line(), intro or [], self._now))
+            screen = ForumScreen(table, self.words, self.parts_line(), intro or [], self._now, past)
+            self._only(screen)
             return
-        self._only(TableScreen(table, self.words, self.parts_line(), intro or [], seats))
+        self._only(TableScreen(table, self.words, self.parts_line(), intro or [], seats, past))
 
     def parts_line(self) -> str:
         """Which parts of the table are real and which simulated."""
@@ -293,8 +355,31 @@ class ConsoleApp(App[None]):
             w("mic_part") if self.config.microphone.listen is False else w("mic_listening"),
         ]
         if self.journal_path is not None:
-            parts.append(w("journal_part", path=self.journal_path.name))
+            parts.append(w("journal_part", path=self.journal_path.stem))
+        if table is not None and self.host.practice is not None and table.speed != 1.0:
+            parts.insert(0, w("practice_part", speed=f"{table.speed:g}"))
         return " · ".join(parts)
+
+    def _show_parts(self, screen: Screen[None]) -> None:
+        """The parts line anew when it changed (a practice speed, and the
+        voice with it: captions only above real time)."""
+        line = self.parts_line()
+        if line != self._parts_shown:
+            self._parts_shown = line
+            for widget in screen.query("#parts"):
+                if isinstance(widget, Static):
+                    widget.update(line)
+
+    def action_practice_speed(self) -> None:
+        """The simulated table's key: the practice speed on or off
+        (table_host.py ``toggle_speed``); the parts line shows it."""
+        table = self.table
+        if table is None or table.simulated_seats is None:
+            return
+        if self.host.practice is None:
+            self.notify(self.words("practice_scripted"), severity="warning")
+            return
+        self.host.toggle_speed()
 
     # --- a script at the table (--inputs) ---------------------------------------------
     def _start_script(self, inputs: ScriptInputs) -> None:
@@ -330,14 +415,30 @@ class ConsoleApp(App[None]):
 
     # --- what the table posts ---------------------------------------------------------
     def on_table_updated(self, message: TableUpdated) -> None:
+        from .forum_screen import ForumScreen
+        from .table_screen import TableScreen
+
         if message.table != self.host.number:
             return
         screen = self.screen
         if isinstance(screen, TableScreen | ForumScreen):
             screen.show_update(message.update)
+            self._show_parts(screen)
         game = message.update.game
+        if game is not None:
+            self.players.seen(game)
         if game is not None and game.phase == "ended" and message.update.effects:
             self._game_over()
+        elif game is not None and game.phase != "ended" and self.saved_protocol:
+            self._ending_undone()
+
+    def _ending_undone(self) -> None:
+        """The game's end was undone: its protocol files set aside."""
+        moved = set_aside(self.saved_protocol)
+        self.saved_protocol = []
+        if moved:
+            folder = moved[0].parent
+            self.notify(self.words("protocol_set_aside", folder=folder), timeout=15)
 
     def on_table_lost(self, message: TableLost) -> None:
         """The table's process died (a crash, a kill): every accepted input
@@ -371,22 +472,33 @@ class ConsoleApp(App[None]):
         )
 
     def on_table_refused(self, message: TableRefused) -> None:
+        from .forum_screen import ForumScreen
+        from .refusals import refusal_line
+        from .table_screen import TableScreen
+
         if message.table != self.host.number:
             return
+        table = self.host.table
+        rules = table.game.rules if table is not None and table.game is not None else None
+        said = refusal_line(message.reason, rules, self.words.lang)  # the core's, in words
         if message.line is not None and self.host.feeding:
             # As a replay stops at a refused line: the script and the game disagree.
             self.host.stop_feeding()
-            reason = self.words("script_line_refused", line=message.line, reason=message.reason)
+            reason = self.words("script_line_refused", line=message.line, reason=said)
             self.notify(self.words("script_stopped", reason=reason), severity="error", timeout=30)
         screen = self.screen
         if isinstance(screen, TableScreen | ForumScreen):
-            screen.show_refusal(message.reason)
+            screen.show_refusal(said)
         else:
-            self.notify(self.words("refused", reason=message.reason), severity="warning")
+            self.notify(self.words("refused", reason=said), severity="warning")
 
     def _game_over(self) -> None:
         """The protocol saved in all three formats and shown; the table's
         screen stays until the host moves on (``n``), so an undo still works."""
+        from ..protocol import archive
+        from ..protocol.report import protocol as protocol_lines
+        from .protocol_screen import ProtocolScreen
+
         table, path = self.table, self.journal_path
         if table is None or path is None or table.game is None:
             return
@@ -410,6 +522,12 @@ class ConsoleApp(App[None]):
 
     def on_unmount(self) -> None:
         self._let_go_of_tables()
+
+
+def _import_game_screens() -> None:
+    """The game's screens, imported once the first screen is drawn (not
+    before it: it does not wait for them; not at F5: the table shows at once)."""
+    from . import forum_screen, protocol_screen, table_screen  # noqa: F401
 
 
 def _forget_gone_widgets() -> None:

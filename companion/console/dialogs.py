@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,6 +12,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList
 from textual.widgets.option_list import Option
+
+if TYPE_CHECKING:
+    from ..core.rules import Ruleset
 
 
 class AskText(ModalScreen[str | None]):
@@ -91,13 +94,17 @@ class PickOne(ModalScreen[str | None]):
 
 
 class AskYesNo(ModalScreen[bool]):
-    """A question with two buttons (Enter: the first, Escape: the second)."""
+    """A question with two buttons (Enter: the one in focus, the first unless
+    ``safe``; Escape: the second)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "answer(False)", show=False)]
 
-    def __init__(self, question: str, yes: str, no: str) -> None:
+    def __init__(self, question: str, yes: str, no: str, *, safe: bool = False) -> None:
+        """``safe``: Enter gives the second answer (the question is about
+        something that cannot be taken lightly: a stray Enter keeps things)."""
         super().__init__()
         self.question, self.yes, self.no = question, yes, no
+        self.safe = safe
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
@@ -107,13 +114,24 @@ class AskYesNo(ModalScreen[bool]):
                 yield Button(self.no, id="no")
 
     def on_mount(self) -> None:
-        self.query_one("#yes", Button).focus()
+        self.query_one("#no" if self.safe else "#yes", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def offence_choices(rules: Ruleset, lang: str) -> list[tuple[str, str]]:
+    """The ruleset's offences for ``PickOne``: the clause and the whole text
+    (the list wraps it; typing the id finds it too), the id shown only on
+    the English console."""
+    from ..protocol.names import clause_text
+
+    if lang != "ru":
+        return [(o.id, f"{o.clause}  {o.text}  [{o.id}]") for o in rules.offences]
+    return [(o.id, f"{clause_text(o.clause, 'ru', rules)}  {o.text}") for o in rules.offences]
 
 
 def seat_numbers(text: str | None, seats: int, low: int = 1, high: int = 2) -> list[int] | None:

@@ -14,6 +14,7 @@ from ..core.rules import Ruleset
 from ..core.state import Game
 from ..protocol.report import records
 from .forum_words import ForumWords, phrase
+from .setup_ask import is_filled_in
 
 Args = tuple[tuple[str, int | str], ...]
 
@@ -86,6 +87,7 @@ class Panes:
         blocks = []
         for to in sorted(by_seat):
             name = game.seat(to).name if 1 <= to <= len(game.seats) else ""
-            head = self.words("to_seat", seat=to, name=f" ({name})" if name else "")
+            shown = name and not is_filled_in(name, to)  # not «Игроку 3 (Игрок 3)»
+            head = self.words("to_seat", seat=to, name=f" ({name})" if shown else "")
             blocks.append("\n".join([head, *("  • " + note for note in by_seat[to])]))
         return "\n\n".join(blocks)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Digits, Footer, RichLog, Static
+from textual.widgets import Digits, RichLog, Static
 
 from ..core.effects import Ignored, TellHost
 from ..core.events import (
@@ -39,7 +39,8 @@ from ..core.forum_state import MM_TEAMS, open_deadlines, state
 from ..core.rules_forum import DEADLINES
 from ..core.state import Game
 from ..protocol.hostlog import HostLog
-from .dialogs import AskText, AskYesNo, PickOne, seat_numbers
+from .consequences import consequence, dangerous
+from .dialogs import AskText, AskYesNo, PickOne, offence_choices, seat_numbers
 from .forum_results import Panes, batches, title
 from .forum_view import (
     act_label,
@@ -51,6 +52,8 @@ from .forum_view import (
     tally,
 )
 from .forum_words import ForumWords
+from .history import Past
+from .keymap import HostFooter, bind_host_keys, bind_map_keys, open_map
 
 if TYPE_CHECKING:
     from ..assembly import LiveTable, Update
@@ -88,10 +91,13 @@ class ForumScreen(Screen[None]):
         parts: str,
         intro: list[str],
         now: Callable[[], datetime],
+        past: Past | None = None,
     ) -> None:
         """``intro``: lines the host's notes begin with (the deal's hash);
-        ``now``: the forum clock (the wall clock; tests give a fake one)."""
+        ``now``: the forum clock (the wall clock; tests give a fake one);
+        ``past``: a resumed game's journal, whose notes are written again."""
         super().__init__()
+        self.past = past
         self.table = table
         self.words = ForumWords(words)
         self.parts = parts
@@ -100,8 +106,8 @@ class ForumScreen(Screen[None]):
         self.show_roles = True  # the forum host alone sees this screen
         self.update_seen: Update | None = None
         self.batch_at: int | None = None  # None: the latest deadline's results
-        for key, action, word in FORUM_KEYS:
-            self._bindings.bind(key, action, self.words(word), key_display=_KEY_SHOWN.get(key))
+        bind_host_keys(self._bindings, FORUM_KEYS, self.words, _KEY_SHOWN)
+        bind_map_keys(self._bindings, words)
         self.host_lines = HostLog(lang=words.lang)
 
     # --- layout ----------------------------------------------------------------
@@ -117,7 +123,9 @@ class ForumScreen(Screen[None]):
                 with VerticalScroll(id="forum-seats-box"):
                     yield Static("", id="forum-seats")
                 yield Static("", id="forum-tally")
-                yield RichLog(id="forum-notes", wrap=True, markup=False, max_lines=MAX_NOTES)
+                yield RichLog(
+                    id="forum-notes", wrap=True, markup=False, max_lines=MAX_NOTES, min_width=20
+                )
             with Vertical(id="forum-right"):
                 yield Static("", id="forum-batch", classes="title")
                 yield Static(w("public_title"), classes="pane-title")
@@ -126,12 +134,24 @@ class ForumScreen(Screen[None]):
                 yield Static(w("private_title"), classes="pane-title")
                 with VerticalScroll(id="forum-private", classes="pane"):
                     yield Static("", id="forum-private-text")
-        yield Footer(compact=True)
+        yield HostFooter(lambda: ("c", "v", "k", "u"))
+
+    def action_keys_map(self) -> None:
+        open_map(self, self.words.words)
 
     def on_mount(self) -> None:
         notes = self.query_one("#forum-notes", RichLog)
         for line in self.intro:
             notes.write(line)
+        if self.past is not None:
+            if self.past.commitment:
+                notes.write(self.words("commitment", hash=self.past.commitment))
+            for _at, _game, effects in self.past.steps:
+                for effect in effects:
+                    note = self._note(effect)
+                    if note:
+                        notes.write(note)
+            notes.write(self.words("resumed_here"))
         self.set_interval(1.0, self.tick)
         game = self.game
         if game is not None:
@@ -284,21 +304,39 @@ class ForumScreen(Screen[None]):
         if not pending:
             self.notify(self.words("no_window"))
             return
+        stamps = dict(pending)
         if len(pending) == 1:
-            name, at = pending[0]
-            question = self.words(
-                "ask_close", window=self.words(f"window.{name}"), at=shown_stamp(at)
-            )
-            self.app.push_screen(
-                AskYesNo(question, self.words("close"), self.words("keep_open")),
-                lambda yes: self.submit(DeadlinePassed(name)) if yes else None,
-            )
+            self._ask_close(pending[0][0], stamps)
             return
         choices = [
             (name, f"{self.words(f'window.{name}')} ({shown_stamp(at)})") for name, at in pending
         ]
         self._pick(
-            self.words("ask_which_window"), choices, lambda name: self.submit(DeadlinePassed(name))
+            self.words("ask_which_window"), choices, lambda name: self._ask_close(name, stamps)
+        )
+
+    def _ask_close(self, name: str, stamps: dict[str, str]) -> None:
+        """Closing a window early asks first, and says what it will do: the
+        autokills for the votes and choices missing, the end of the game
+        (read off the engine: console/consequences.py). A stray Enter keeps
+        a window open whose closing would send players out."""
+        game = self.game
+        if game is None:
+            return
+        event = DeadlinePassed(name)
+        question = self.words(
+            "ask_close", window=self.words(f"window.{name}"), at=shown_stamp(stamps.get(name, ""))
+        )
+        found = consequence(game, event)
+        if found is not None and found.leaving:
+            question += " " + self.words(
+                "close_leaving", count=len(found.leaving), autokills=len(found.autokilled)
+            )
+        if found is not None and found.ends:
+            question += " " + self.words("close_ends")
+        self.app.push_screen(
+            AskYesNo(question, self.words("close"), self.words("keep_open"), safe=dangerous(found)),
+            lambda yes: self.submit(event) if yes else None,
         )
 
     def action_move(self) -> None:
@@ -351,7 +389,7 @@ class ForumScreen(Screen[None]):
                     self._bad(text)
                 return
             seat = numbers[0]
-            choices = [(o.id, f"{o.clause}  {o.text[:90]}  [{o.id}]") for o in game.rules.offences]
+            choices = offence_choices(game.rules, self.words.lang)
             self._pick(
                 self.words("ask_offence", seat=seat),
                 choices,
@@ -371,11 +409,14 @@ class ForumScreen(Screen[None]):
         choices = [
             (",".join(s), " + ".join(self.words.team(game.rules, t) for t in s)) for s in sets
         ]
-        self._pick(
-            self.words("ask_declare"),
-            choices,
-            lambda key: self.submit(WinDeclared(tuple(key.split(",")))),
-        )
+        def declare(key: str) -> None:
+            question = self.words("ask_declare_ends", teams=dict(choices)[key])
+            self.app.push_screen(
+                AskYesNo(question, self.words("declare"), self.words("keep_open"), safe=True),
+                lambda yes: self.submit(WinDeclared(tuple(key.split(",")))) if yes else None,
+            )
+
+        self._pick(self.words("ask_declare"), choices, declare)
 
     def action_undo(self) -> None:
         self.submit(Undone())

@@ -6,8 +6,10 @@ the multi-function Mafia's Child."""
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from typing import ClassVar
 
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Checkbox, Input, Label
 
@@ -47,6 +49,18 @@ def first_game_day(now: datetime) -> date:
     return now.date() if now.time() < _FIRST_DEADLINE else now.date() + timedelta(days=1)
 
 
+class OptionBox(Checkbox, inherit_bindings=False):
+    """An option: space ticks it, Enter moves on (the set-up walks by Enter)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_button", show=False),
+        Binding("enter", "next_field", show=False),
+    ]
+
+    def action_next_field(self) -> None:
+        self.screen.focus_next()
+
+
 class ForumFields(Vertical):
     """The first game day's date and the options, shown for a forum ruleset."""
 
@@ -61,26 +75,37 @@ class ForumFields(Vertical):
         padding: 1 1 0 1;
     }
     ForumFields #forum-start {
-        width: 16;
+        width: 18;  /* a whole date and the cursor: 10 + 1 inside the border and padding */
+    }
+    ForumFields .options {
+        height: 1;
+        margin: 0 0 1 1;
     }
     ForumFields Checkbox {
         width: auto;
+        margin-right: 1;
     }
     """
 
-    def __init__(self, words: ForumWords, today: date) -> None:
+    def __init__(self, words: ForumWords, today: date, options: tuple[str, ...] = ()) -> None:
+        """``options``: those ticked at first (the last set-up's)."""
         super().__init__(id="forum-fields")
         self.words = words
         self.today = today
+        self.ticked = options
 
     def compose(self) -> ComposeResult:
         w = self.words
         with Horizontal(classes="field"):
             yield Label(w("start_date"))
             yield Input(self.today.isoformat(), id="forum-start", max_length=10)
-        with Horizontal(classes="field"):
+        # Compact: the three fit one line of an 80-column screen.
+        with Horizontal(classes="options"):
             for option in FORUM_OPTIONS:
-                yield Checkbox(w(f"option.{option}"), id=f"option-{option}")
+                ticked = option in self.ticked
+                yield OptionBox(
+                    w(f"option.{option}"), ticked, id=f"option-{option}", compact=True
+                )
 
     def start(self) -> str | None:
         """The first game day, "YYYY-MM-DD", or None when it is not a date."""

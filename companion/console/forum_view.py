@@ -21,6 +21,7 @@ from ..core.forum_state import MM_TEAMS, ForumState, open_deadlines, phase_name,
 from ..core.rules_forum import ForumRules
 from ..core.state import Game
 from ..runner.forum_clock import moment
+from .fit import ellipsis, first_fit, short_name
 from .forum_words import ForumWords
 
 #: a time the host types for a post: "21:00" or "21:00:30"
@@ -136,10 +137,11 @@ def seat_lines(game: Game, w: ForumWords, show_roles: bool) -> Text:
     for seat in game.seats:
         style = "dim" if seat.out is not None else ""
         text.append(f"{seat.number:>2} ", style="bold")
-        text.append(f"{seat.name[:14]:<15}", style=style)
+        text.append(f"{ellipsis(seat.name, 14):<15}", style=style)
         if show_roles:
             role = w.role(game.rules, seat.role)
-            text.append(f"{role[:20]:<21}", style="dim" if style else colours.get(seat.team, ""))
+            role = first_fit([role, short_name(role)], 20)
+            text.append(f"{role:<21}", style="dim" if style else colours.get(seat.team, ""))
         if seat.out is not None:
             text.append(f"{w('out.' + seat.out.how)} ({seat.out.day})", style="dim")
         else:

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from ..core import views
 from ..core.state import Game, Seat
 from ..core.table_state import current_turn, table_or_blank
+from ..protocol.names import clause_text, offence_text
 from ..runner.clock import Deadlines
+from .fit import ellipsis, first_fit, short_name
+from .seat_marks import seat_marks
 from .words import Words
 
 #: the timer that runs the current phase (the core's timer names)
@@ -24,49 +28,63 @@ class SeatLook:
     classes: tuple[str, ...]
 
 
-def seat_look(game: Game, seat: Seat, words: Words, show_roles: bool) -> SeatLook:
+def seat_look(
+    game: Game, seat: Seat, words: Words, show_roles: bool, width: int | None = None
+) -> SeatLook:
     """A seat's card: number and name, role (when revealed) or how it left,
-    the offence count against the ladder, the rights lost, what it is doing."""
+    the offence count against the ladder, the rights lost, what it is doing.
+    ``width``: the card's width in cells (None: no limit); what does not
+    fit is said shorter (a role's first word, the marks without their
+    words, a name cut with «…»), never cut mid-word without an ellipsis."""
+    room = width or 1_000
     text = Text()
-    text.append(f"{seat.number}", style="bold")
+    number = f"{seat.number}"
+    text.append(number, style="bold")
     if seat.name:
-        text.append(f"  {seat.name}")
+        gap = "  " if len(number) + 2 + cell_len(seat.name) <= room else " "
+        text.append(gap + ellipsis(seat.name, room - len(number) - len(gap)))
     text.append("\n")
+    role = ""
     if show_roles:
-        role = next((r.name for r in game.rules.roles if r.id == seat.role), seat.role)
-        text.append(role if words.lang == "ru" else seat.role, style="italic")
+        name = next((r.name for r in game.rules.roles if r.id == seat.role), seat.role)
+        role = name if words.lang == "ru" else seat.role
+        role = first_fit([role, short_name(role)], room)
+        text.append(role, style="italic")
+    gone = ""
     if seat.out is not None:
-        text.append(
-            ("  " if show_roles else "") + f"{words('out.' + seat.out.how)} ({seat.out.day})"
-        )
-    text.append("\n")
+        how = words("out." + seat.out.how)
+        gone = first_fit([f"{how} ({seat.out.day})", how], room)
+        if not role or cell_len(role) + 2 + cell_len(gone) <= room:
+            text.append(("  " if role else "") + gone)
+            gone = ""  # else on the line of marks, which a seat out has none of
     unit = "●" * seat.count + "○" * max(0, _removal_at(game) - 1 - seat.count)
-    text.append(unit or " ")
-    lost = _rights_lost(game, seat)
-    if lost:
-        text.append("  " + " ".join(words("lost." + right) for right in lost))
-    text.append("\n")
-    flags = []
-    state = table_or_blank(game)
-    turn = current_turn(game)
-    speaking = turn is not None and turn.seat == seat.number
-    if speaking:
-        flags.append("▶ " + words("speaking"))
-    if seat.number in state.nominees:
-        flags.append("★ " + words("nominated"))
-    if seat.number in state.held:
-        flags.append(words("hand_mark") + " " + words("hand"))
-    text.append("  ".join(flags))
+    lost = " ".join(words("lost." + right) for right in _rights_lost(game, seat))
+    beside = [f"{unit}  {lost}", f"{unit} {lost}"]
+    if lost and not role and min(map(cell_len, beside)) > room:
+        # A narrow card: the rights lost on the role's line, free while hidden.
+        text.append(ellipsis(lost, room) + "\n" + (unit or " ") + "\n")
+    else:
+        text.append("\n" + (first_fit(beside, room) if lost else unit or " ") + "\n")
+    doing = seat_marks(game, seat, words)
+    flags = doing.shown
+    text.append(gone or first_fit(_marks_ways(flags), room))
     classes = ["seat", _fouls_class(game, seat)]
     if seat.out is not None:
         classes.append("-out")
-    if speaking:
-        classes.append("-speaking")
-    if seat.number in state.nominees:
-        classes.append("-nominated")
-    if seat.number in state.held:
-        classes.append("-held")
+    classes += doing.classes
     return SeatLook(text, tuple(classes))
+
+
+def _marks_ways(flags: tuple[tuple[str, str], ...]) -> list[str]:
+    """The marks line said ever shorter for a narrow card: with their words;
+    then the words only where they hold a seat's number (a night choice's
+    target); then the marks alone."""
+    said = [f"{mark} {word}" for mark, word in flags]
+    numbered = [
+        f"{mark} {word}" if any(c.isdigit() for c in word) else mark for mark, word in flags
+    ]
+    marks = [mark for mark, _ in flags]
+    return ["  ".join(said), " ".join(said), " ".join(numbered), " ".join(marks)]
 
 
 #: the number key of seats 10-12 (table_screen.SEAT_KEYS); 1-9 are their own
@@ -136,15 +154,16 @@ def _rights_lost(game: Game, seat: Seat) -> list[str]:
 
 
 def offence_name(game: Game, offence_id: str, words: Words) -> str:
-    """``4.6.4 Отрыв руки ...``: the clause and the ruleset's words (Russian)
-    or its id (English), short enough for a line."""
+    """``п. 4.6.4 Отрыв руки ...``, ``замечания, п. 3 Крики ...``: where the
+    rules say it and the ruleset's words (Russian), or the clause and the id
+    (English), whole (the proposals and the log wrap them)."""
     try:
         offence = game.rules.offence(offence_id)
     except KeyError:
-        return offence_id
-    text = offence.text if words.lang == "ru" else offence.id
-    text = text if len(text) <= 48 else text[:47].rstrip() + "…"
-    return f"{offence.clause} {text}"
+        return offence_text(offence_id, words.lang, game.rules)
+    if words.lang != "ru":
+        return f"{offence.clause} {offence.id}"
+    return f"{clause_text(offence.clause, 'ru', game.rules)} {offence.text}"
 
 
 def phase_line(game: Game, words: Words) -> str:

@@ -4,11 +4,17 @@ suggests them), roles dealt by the companion or entered from the cards.
 A companion deal is provably fair: its seed is drawn when the screen opens
 and the hash of it (``protocol.deal.commitment``) is shown at once, before
 anybody can know a role; the protocol reveals the seed after the game and
-``companion verify-deal`` checks both."""
+``companion verify-deal`` checks both.
+
+The form is filled in one pass: Enter moves to the next field (in the last
+one, or on F5, ctrl+s or the button, it asks once before the start:
+``setup_ask``); the start button takes no focus, so Tab and Shift+Tab never
+land on it; the last set-up (``companion.last_setup``) is offered again."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date
 from typing import ClassVar
 
@@ -17,23 +23,53 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Select, Static
 
 from ..core.events import GameSetUp
 from ..core.rules import Ruleset
+from ..last_setup import LastSetup
 from ..protocol import deal as fair
 from ..roster import clean_name
 from .forum_setup import ForumFields, first_dealt, forum_deal, is_forum
 from .forum_words import ForumWords
+from .setup_ask import AskToStart, start_question
 from .words import Words
 
 MAX_SEATS_SHOWN = 12  # the table screen seats 10 to 12 (the keys reach 12)
+
+
+class DealChoice(RadioSet, inherit_bindings=False):
+    """Who deals: Enter takes the highlighted choice and moves on, space
+    only takes it (as RadioSet's own keys, but Enter walks the form)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,right", "next_button", show=False),
+        Binding("up,left", "previous_button", show=False),
+        Binding("space", "toggle_button", show=False),
+        Binding("enter", "pick", show=False),
+    ]
+
+    def on_mount(self) -> None:
+        # RadioSet's own mount highlights its first button (after this
+        # handler); Enter must not switch away from the deal offered again
+        # (the last set-up's cards).
+        self.call_later(self._highlight_pressed)
+
+    def _highlight_pressed(self) -> None:
+        if self.pressed_index >= 0:
+            self._selected = self.pressed_index
+
+    def action_pick(self) -> None:
+        self.action_toggle_button()  # the pressed one stays pressed
+        self.screen.focus_next()
 
 
 class SetupScreen(Screen[None]):
     # F5 starts (shown in the footer); ctrl+s too where the terminal lets it
     # through (it is XOFF on a plain tty).
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", show=False)]
+    AUTO_FOCUS = "#name-1"
 
     def __init__(
         self,
@@ -47,15 +83,25 @@ class SetupScreen(Screen[None]):
         roster: Sequence[str] = (),
         seed: int | None = None,
         today: date | None = None,
+        last: LastSetup | None = None,
+        keep: Callable[[LastSetup], None] | None = None,
     ) -> None:
         """``on_start(setup, commitment)``: the game to set up, and the hash
         shown for a companion deal (None: roles from the cards). ``today``:
-        the forum game's first day by default."""
+        the forum game's first day by default. ``last``: the last set-up,
+        offered instead of ``ruleset`` and ``seats`` when its ruleset is
+        still listed; ``keep``: where a confirmed set-up goes for next time."""
         super().__init__()
         self.words = words
         self.rulesets = list(rulesets)
         self.load = load
         self.on_start = on_start
+        self.keep = keep
+        if last is not None and last.ruleset in self.rulesets:
+            ruleset, seats = last.ruleset, last.seats
+        else:
+            last = None
+        self.last = last
         self.ruleset_name = ruleset if ruleset in self.rulesets else self.rulesets[0]
         self.seats = seats
         self.roster = list(roster)
@@ -69,39 +115,61 @@ class SetupScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         w = self.words
-        with VerticalScroll(id="setup"):
+        form = VerticalScroll(id="setup")
+        form.can_focus = False  # the fields scroll it; Shift+Tab from the first wraps to the last
+        with form:
             yield Static(w("setup_title"), classes="title")
             with Horizontal(classes="field"):
                 yield Label(w("ruleset"))
                 yield Select(
-                    [(name, name) for name in self.rulesets],
+                    [(self._ruleset_words(name), name) for name in self.rulesets],
                     value=self.ruleset_name,
                     allow_blank=False,
                     id="ruleset",
                 )
                 yield Label(w("seats"))
                 yield Input(str(self.seats), id="seats", type="integer", max_length=2)
-            with RadioSet(id="deal"):
-                yield RadioButton(w("deal_companion"), value=True, id="deal-companion")
-                yield RadioButton(w("deal_cards"), id="deal-cards")
-            yield ForumFields(ForumWords(w), self.today)
+            cards = self.last is not None and self.last.cards
+            with DealChoice(id="deal"):
+                yield RadioButton(w("deal_companion"), value=not cards, id="deal-companion")
+                yield RadioButton(w("deal_cards"), value=cards, id="deal-cards")
+            options = self.last.options if self.last is not None else ()
+            yield ForumFields(ForumWords(w), self.today, options)
             yield Static(w("commitment", hash=fair.commitment(self.seed)), id="commitment")
             yield Label(w("names"))
             suggester = SuggestFromList(self.roster, case_sensitive=False)
             for n in range(1, MAX_SEATS_SHOWN + 1):
                 with Horizontal(classes="seat-row", id=f"row-{n}"):
                     yield Label(f"{n:>2}", classes="number")
-                    yield Input(id=f"name-{n}", max_length=40, suggester=suggester)
+                    yield self._name_input(n, suggester)
             with Vertical(id="start-box"):
-                yield Button(w("start"), variant="primary", id="start")
+                start = Button(w("start"), variant="primary", id="start")
+                start.can_focus = False  # Tab never lands on it: a stray Enter starts nothing
+                yield start
         yield Footer()
+
+    def _name_input(self, n: int, suggester: SuggestFromList) -> Input:
+        value = self.last.name(n) if self.last is not None else ""
+        return Input(value, id=f"name-{n}", max_length=40, suggester=suggester)
 
     def _role_options(self) -> list[tuple[str, str]]:
         rules = self.rules
         english = self.words.lang == "en"
-        return [
-            (role.id if english else f"{role.name} ({role.id})", role.id) for role in rules.roles
-        ]
+        return [(role.id if english else role.name, role.id) for role in rules.roles]
+
+    def _ruleset_words(self, name: str) -> str:
+        """The list's words for a ruleset: the shipped ones' short names,
+        a club's own by its title (its file name in English)."""
+        key = "ruleset." + name
+        said = self.words(key)
+        if said != key:
+            return said
+        if self.words.lang == "en":
+            return name
+        try:
+            return self.load(name).title or name
+        except Exception:  # a broken file: the start says what is wrong with it
+            return name
 
     def on_mount(self) -> None:
         self._show_forum()
@@ -144,7 +212,7 @@ class SetupScreen(Screen[None]):
         suggester = SuggestFromList(self.roster, case_sensitive=False)
         parts: list[Label | Input | Select[str]] = [
             Label(f"{n:>2}", classes="number"),
-            Input(id=f"name-{n}", max_length=40, suggester=suggester),
+            self._name_input(n, suggester),
         ]
         if self.query("#role-1"):
             select: Select[str] = Select(
@@ -166,7 +234,24 @@ class SetupScreen(Screen[None]):
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         self._show_rows()
 
+    # --- Enter walks the form --------------------------------------------------------
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._next_field(event.input)
+
+    def _next_field(self, field: Widget) -> None:
+        """Focus the field after ``field``; after the last one, ask to start."""
+        if self.focused is not field:
+            return  # a value set on mount or by code, or the host has moved on
+        chain = self.focus_chain
+        if chain and chain[-1] is field:
+            self.action_start()
+        else:
+            self.focus_next()
+
     def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.has_focus:  # picked from its list (Enter): on to the next field
+            self.call_after_refresh(self._next_field, event.select)
         if event.select.id == "ruleset" and isinstance(event.value, str):
             self.ruleset_name = event.value
             roles = self._role_options()
@@ -184,9 +269,34 @@ class SetupScreen(Screen[None]):
             self.action_start()
 
     def action_start(self) -> None:
+        """Asks once what will start (``setup_ask``): Enter starts, Escape
+        goes back (to the first seat without a name, if any)."""
         setup = self._setup()
-        if setup is not None:
-            self.on_start(setup, None if setup.roles is not None else fair.commitment(self.seed))
+        if setup is None:
+            return
+        blanks = [n for n, name in enumerate(setup.names, 1) if not name]
+
+        def answered(go: bool | None) -> None:
+            if go:
+                self._start(setup)
+            elif blanks:
+                self.query_one(f"#name-{blanks[0]}", Input).focus()
+
+        w = self.words
+        question = start_question(w, setup)
+        self.app.push_screen(AskToStart(question, w("ask_start_yes"), w("ask_start_no")), answered)
+
+    def _start(self, setup: GameSetUp) -> None:
+        """The confirmed set-up kept for next time (names as typed), then
+        the game, a blank seat named «Игрок N»."""
+        if self.keep is not None:
+            cards = setup.roles is not None
+            rules = self.ruleset_name
+            self.keep(LastSetup(rules, setup.seats, setup.names, cards, setup.options))
+        w = self.words
+        names = tuple(name or w("blank_name", n=n) for n, name in enumerate(setup.names, 1))
+        commitment = None if setup.roles is not None else fair.commitment(self.seed)
+        self.on_start(replace(setup, names=names), commitment)
 
     def _setup(self) -> GameSetUp | None:
         """The setup the form describes, or None (said on screen) when it is

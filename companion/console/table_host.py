@@ -32,7 +32,6 @@ from ..runner.clock import Clock, GameClock
 from ..runner.resume import resume_journal
 from ..runner.script import ScriptLine
 from ..runner.session import GameSession
-from ..seats.silent import silent_seats_for
 from .script_inputs import ScriptFeeder
 
 if TYPE_CHECKING:  # the voice stack (numpy, PortAudio) loads while the set-up screen shows
@@ -48,6 +47,9 @@ log = logging.getLogger(__name__)
 
 #: what a table needs and the set-up screen does not: loaded in the background
 TABLE_MODULES = ("companion.assembly",)
+#: the practice speed the simulated table's key switches to when the
+#: console's ``--speed`` gives none (docs/console.md, "Practice speed")
+PRACTICE_SPEED = 10.0
 
 
 class TableUpdated(Message):
@@ -90,9 +92,12 @@ class TableHost:
 
     ``post``: the app's thread-safe ``post_message``. ``clock(start_at)``,
     ``threaded=False``, ``speaker``: parts the tests give (the table then
-    runs in the app's process). ``speed``: game seconds per real second;
-    ``lag``: seconds the table's clock starts behind the game (a scripted
-    source's margin: console/script_inputs.py)."""
+    runs in the app's process). ``speed``: game seconds per real second
+    for the next game; ``practice``: the speed the host's key switches to
+    (a practice game: its speed is journaled, a resumed one goes on at its
+    journal's), None: ``speed`` is a script's pace, not the game's (no
+    key, nothing journaled); ``lag``: seconds the table's clock starts
+    behind the game (a scripted source's margin: console/script_inputs.py)."""
 
     def __init__(
         self,
@@ -105,6 +110,7 @@ class TableHost:
         now: Callable[[], datetime] = datetime.now,
         speed: float = 1.0,
         lag: float = 0.0,
+        practice: float | None = None,
     ) -> None:
         self.config = config
         self._post = post
@@ -114,6 +120,7 @@ class TableHost:
         self._now = now
         self.speed = speed
         self.lag = lag
+        self.practice = practice
         # The table in its own process unless a test gives parts of it.
         self.own_process = threaded and clock is None and speaker is None
         self._spare: TableWorker | None = None
@@ -202,7 +209,23 @@ class TableHost:
             assert game is not None
             self.table = self._build(game.rules, len(game.seats), resumed.session, None)
         self.journal_path = path
+        if self.practice is not None:  # the journal's speed: the key goes back to it
+            self.speed = self.table.speed
+            if self.speed != 1.0:
+                self.practice = self.speed
         return warnings
+
+    def toggle_speed(self) -> float | None:
+        """The host's key on a practice table: the game's clock at 1 goes to
+        the practice speed, any other to 1 (the next game starts so too);
+        the new speed, or None when there is no game or no practice."""
+        table = self.table
+        if table is None or self.practice is None:
+            return None
+        self.speed = 1.0 if self.speed != 1.0 else self.practice
+        log.info("the table's clock at ×%g", self.speed)
+        table.set_speed(self.speed)
+        return self.speed
 
     def _build(
         self,
@@ -214,6 +237,7 @@ class TableHost:
         resume: Path | None = None,
     ) -> AnyTable:
         from ..assembly import LiveTable, Outputs, TableSpec
+        from ..seats.silent import silent_seats_for  # not before the first screen
 
         config = self.config
         spec = TableSpec(
@@ -224,6 +248,7 @@ class TableHost:
             silent_seats=silent_seats_for(config),
             journal=journal,
             speed=self.speed,
+            practice=self.practice is not None,
             threaded=self._threaded,
         )
         number = self.number + 1

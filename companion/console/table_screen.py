@@ -1,30 +1,26 @@
 """The table screen: the seats round the table, the big timer, the phase and
 what comes next, nominations and votes, the proposal queue and the log;
-every host action one key (the footer shows them, the palette finds them)."""
+every host action one key (the footer shows those that fit, «?» all of them).
+
+The layout holds from 80x24 (the Pi's console at low resolution) to 200x60
+and more: the seats along the top and the bottom over the whole width, and
+between them the timer and, beside it, the log, which takes what room there
+is (console.tcss; the screen's size classes are set on a resize)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Digits, Footer, RichLog, Static
+from textual.widgets import Digits, RichLog, Static
 
 from ..core.effects import Ignored, ProposeOffence, Say, TellHost
 from ..core.events import (
-    BestMoveMade,
-    Event,
-    GameStopped,
     HostAdvanced,
-    NightChoiceMade,
-    Nominated,
-    OffenceCancelled,
-    OffenceGiven,
-    ProposalDismissed,
     SeatPressed,
     SeatReleased,
     TimeAdjusted,
@@ -33,10 +29,13 @@ from ..core.events import (
     Undone,
 )
 from ..core.state import Game
-from ..core.table_state import current_turn, table_or_blank
+from ..core.table_state import table_or_blank
 from ..protocol.hostlog import HostLog
 from ..voice.phrases import Catalogue
-from .dialogs import AskText, PickOne, seat_numbers
+from .history import Past
+from .keymap import HostFooter, KeyRow, bind_host_keys, bind_map_keys, open_map
+from .next_view import next_words
+from .seat_marks import choice_lines, nominees_stand
 from .seat_view import (
     keyed,
     offence_name,
@@ -47,6 +46,8 @@ from .seat_view import (
     timer_value,
     votes_line,
 )
+from .table_keys import AskingKeys
+from .undo_view import undo_line
 
 if TYPE_CHECKING:
     from ..assembly import LiveTable, Update
@@ -57,8 +58,13 @@ if TYPE_CHECKING:
 SEAT_KEYS = {**{str(n): n for n in range(1, 10)}, "0": 10, "minus": 11, "equals_sign": 12}
 #: what the host is told that gives a role away
 SECRET = frozenset({"role", "check", "private"})
+#: what the voice says for an undo: the host's line says what it took back
+UNDO_CUES = frozenset({"undone", "undone_paused"})
 #: the log keeps this many lines (a 4-hour night has a few thousand)
 MAX_LOG_LINES = 2000
+#: the screen's size classes (console.tcss): below 100 columns the cards
+#: and the centre are narrow, from 150 the log takes the room
+NARROW, WIDE = 100, 150
 #: the host's keys: (key, action, the footer's word)
 HOST_KEYS = (
     ("space", "next", "key.next"),
@@ -91,7 +97,7 @@ class SeatCard(Static):
         await self.run_action(f"screen.seat({self.number})")
 
 
-class TableScreen(Screen[None]):
+class TableScreen(AskingKeys):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(key, f"seat({n})", show=False) for key, n in SEAT_KEYS.items()
     ]
@@ -103,22 +109,30 @@ class TableScreen(Screen[None]):
         parts: str,
         intro: list[str],
         seat_count: int,
+        past: Past | None = None,
     ) -> None:
-        """``intro``: lines the log begins with (the deal's hash)."""
+        """``intro``: lines the log begins with (the deal's hash); ``past``:
+        a resumed game's journal, whose lines the log is written with again."""
         super().__init__()
         self.seat_count = seat_count
         self.intro = intro
+        self.past = past
         self.table = table
         self.words = words
         self.parts = parts
         self.show_roles = False
         self.hold = False
         self.update_seen: Update | None = None
+        # The state before the last input that changed the game, and after it.
+        self._before_input: Game | None = None
+        self._after_input: Game | None = None
         self.log_lines: list[tuple[str, bool]] = []  # (line, only while roles are shown)
         # The footer's words come in the host's language, so the host keys are
         # bound per screen rather than in the class's BINDINGS.
-        for key, action, word in HOST_KEYS:
-            self._bindings.bind(key, action, words(word), key_display=_KEY_SHOWN.get(key))
+        bind_host_keys(self._bindings, HOST_KEYS, words, _KEY_SHOWN)
+        bind_map_keys(self._bindings, words)
+        if table.simulated_seats is not None:  # practice speed on or off (app.py)
+            self._bindings.bind("t", "app.practice_speed", words("key.practice"))
         self.catalogue = Catalogue.load(words.lang)
         self.host_lines = HostLog(lang=words.lang)
         # Buttons the last self-test found silent: not listened to, keys stand in.
@@ -127,32 +141,61 @@ class TableScreen(Screen[None]):
     # --- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static(self.parts, id="parts")
-        with Horizontal(id="main"):
-            with Vertical(id="table"):
-                # Numbers go round the table: 1.. along the top, the rest back along the bottom.
-                half = math.ceil(self.seat_count / 2)
-                with Horizontal(id="top-row", classes="row"):
-                    for n in range(1, half + 1):
-                        yield SeatCard(n)
+        with Vertical(id="main"):
+            # Numbers go round the table: 1.. along the top, the rest back along the bottom.
+            half = math.ceil(self.seat_count / 2)
+            with Horizontal(id="top-row", classes="row"):
+                for n in range(1, half + 1):
+                    yield SeatCard(n)
+            with Horizontal(id="middle"):
                 with Vertical(id="centre"):
                     yield Static("", id="phase")
                     yield Digits("-:--", id="timer")
                     yield Static("", id="next")
                     yield Static("", id="nominees")
                     yield Static("", id="votes")
-                with Horizontal(id="bottom-row", classes="row"):
-                    for n in range(self.seat_count, half, -1):
-                        yield SeatCard(n)
-            with Vertical(id="side"):
-                yield Static("", id="proposals")
-                yield RichLog(
-                    id="log", wrap=True, markup=False, max_lines=MAX_LOG_LINES, min_width=20
-                )
-        yield Footer(compact=True)
+                with Vertical(id="side"):
+                    yield Static("", id="proposals")
+                    yield RichLog(
+                        id="log", wrap=True, markup=False, max_lines=MAX_LOG_LINES, min_width=20
+                    )
+            with Horizontal(id="bottom-row", classes="row"):
+                for n in range(self.seat_count, half, -1):
+                    yield SeatCard(n)
+        yield HostFooter(self._footer_priority)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The size classes console.tcss lays the screen out by, and the
+        cards written again for their new width."""
+        width = event.size.width
+        self.set_class(width < NARROW, "-narrow")
+        self.set_class(width >= WIDE, "-wide")
+        self.call_after_refresh(self._show_cards)
+
+    def _show_cards(self) -> None:
+        game = self.update_seen.game if self.update_seen is not None else self.table.game
+        if game is not None:
+            self._show_game(game)
+
+    def _footer_priority(self) -> list[str]:
+        """The keys the footer shows first, for what the table is doing now."""
+        game = self.update_seen.game if self.update_seen is not None else self.table.game
+        first = ["space", "p", "u"]
+        if game is not None and game.proposals:
+            first += ["y", "d"]
+        if game is not None and game.phase == "night":
+            first += ["c", "b"]
+        return [*first, "n", "o", "right_square_bracket", "left_square_bracket", "x"]
+
+    def action_keys_map(self) -> None:
+        seats = KeyRow("", self.words("keymap.seat_keys"), self.words("keymap.seats"), None)
+        open_map(self, self.words, [seats])
 
     def on_mount(self) -> None:
         for line in self.intro:
             self._log(line)
+        if self.past is not None:
+            self._write_past(self.past)
         self._show_silent()
         self.set_interval(0.1, self.tick)
         game = self.update_seen.game if self.update_seen is not None else self.table.game
@@ -163,16 +206,62 @@ class TableScreen(Screen[None]):
     def show_update(self, update: Update) -> None:
         self.update_seen = update
         game = update.game
+        if not update.effects:  # the state an input changed (LiveTable._changed)
+            self._before_input, self._after_input = self._after_input, game
         if game is None or not self.is_mounted:
             return  # on_mount shows the last update seen
+        before = self._before_input
         self._show_game(game)
+        at = _clock(update.at)
+        if not update.effects:
+            for said, secret in choice_lines(before, game, self.words):
+                self._log(f"{at}  {said}", secret)
+            self._lift_counted_hands(before, game)
         for effect in update.effects:
             line = self._log_line(game, effect)
             if line:
                 # What only the host may know (a role, a check's answer) is
                 # shown, like the roles, only while the host reveals them.
                 secret = isinstance(effect, TellHost) and effect.what in SECRET
-                self._log(f"{_clock(update.at)}  {line}", secret)
+                self._log(f"{at}  {line}", secret)
+            if isinstance(effect, Say) and effect.cue in UNDO_CUES and before is not None:
+                self._tell_undone(before, game, at)
+
+    def _write_past(self, past: Past) -> None:
+        """A resumed game's log as it was before the restart."""
+        if past.commitment:
+            self._log(self.words("commitment", hash=past.commitment))
+        before: Game | None = None
+        for at, game, effects in past.steps:
+            when = _clock(at)
+            if game is not before:
+                for said, secret in choice_lines(before, game, self.words):
+                    self._log(f"{when}  {said}", secret)
+            for effect in effects:
+                line = self._log_line(game, effect)
+                if line:
+                    secret = isinstance(effect, TellHost) and effect.what in SECRET
+                    self._log(f"{when}  {line}", secret)
+            before = game
+        self._log(self.words("resumed_here"))
+
+    def _tell_undone(self, before: Game, after: Game, at: str) -> None:
+        """Undo says what it took back and where the table stands again."""
+        line, private = undo_line(before, after, self.words)
+        self._log(f"{at}  {line}")
+        if private is not None:
+            self._log(f"{at}  {private}", True)
+        self.notify(line, timeout=8)
+
+    def _lift_counted_hands(self, before: Game | None, after: Game) -> None:
+        """On simulated seats the keys hold the hands: once «Принято» has
+        counted a window (or the vote is over) the keys let them go, so the
+        next key for a seat is a new hand, not the lifting of an old one."""
+        fake = self.table.simulated_seats
+        if fake is None or before is None or _window(before) is None:
+            return
+        if _window(before) != _window(after):
+            fake.lift_all()
 
     def _show_silent(self) -> None:
         """Say once which seats the keys play for, and title their cards."""
@@ -220,7 +309,8 @@ class TableScreen(Screen[None]):
     def _show_game(self, game: Game) -> None:
         for seat in game.seats:
             for card in self.query(f"#seat-{seat.number}"):
-                look = seat_look(game, seat, self.words, self.show_roles)
+                width = card.content_size.width or None  # None: not laid out yet
+                look = seat_look(game, seat, self.words, self.show_roles, width)
                 if seat.number in self.silent:
                     look = keyed(look, seat.number, self.words)
                 assert isinstance(card, Static)
@@ -228,25 +318,21 @@ class TableScreen(Screen[None]):
                 card.set_classes(" ".join(look.classes))
         self.query_one("#phase", Static).update(phase_line(game, self.words))
         self.query_one("#next", Static).update(self._next_line(game))
-        nominees = ", ".join(map(str, table_or_blank(game).nominees))
+        standing = nominees_stand(game)
+        nominees = ", ".join(map(str, table_or_blank(game).nominees)) if standing else ""
         self.query_one("#nominees", Static).update(
             self.words("nominees", seats=nominees) if nominees else self.words("no_nominees")
         )
         self.query_one("#votes", Static).update(votes_line(game, self.words))
         self._show_proposals(game)
         self.tick()
+        for footer in self.query(HostFooter):
+            footer.refit()  # the keys most wanted now
 
     def _next_line(self, game: Game) -> str:
-        state = table_or_blank(game)
-        what = {
-            "speeches": "next.speech",
-            "voting": "next.count" if state.ballot and state.ballot.counting else "next.vote",
-            "night": "next.day",
-        }.get(game.phase)
-        if game.phase == "speeches" and state.turn_at >= len(state.turns) - 1:
-            what = "next.vote" if state.nominees else "next.night"
+        what = next_words(game, self.words)
         mode = self.words("hold_on" if self._holding(game) else "hold_off")
-        line = self.words("next", what=self.words(what)) if what else ""
+        line = self.words("next", what=what) if what else ""
         return f"{line}   {self.words('keys_mode', mode=mode)}"
 
     def _show_proposals(self, game: Game) -> None:
@@ -272,7 +358,7 @@ class TableScreen(Screen[None]):
         game = update.game if update is not None else self.table.game
         if game is None:
             return
-        deadlines = update.deadlines if update is not None else {}
+        deadlines = update.deadlines if update is not None else self.table.timer_deadlines
         text, state = timer_value(game, deadlines, self.table.now())
         timer = self.query_one("#timer", Digits)
         timer.update(text)
@@ -280,13 +366,6 @@ class TableScreen(Screen[None]):
             timer.set_class(state == name, f"-{name}")
 
     # --- the host's keys -------------------------------------------------------------
-    @property
-    def game(self) -> Game | None:
-        return self.table.game
-
-    def submit(self, event: Event) -> None:
-        self.table.submit(event)
-
     def _holding(self, game: Game | None) -> bool:
         return self.hold or (game is not None and game.phase == "voting")
 
@@ -337,141 +416,16 @@ class TableScreen(Screen[None]):
         if self.game is not None:
             self._show_game(self.game)
 
-    def action_confirm_proposal(self) -> None:
-        game = self.game
-        if game is not None and game.proposals:
-            first = game.proposals[0]
-            if first.seat:
-                self.submit(OffenceGiven(first.seat, first.offence))
-                return
-
-            def seat_given(text: str | None) -> None:  # the microphone could not tell whose
-                numbers = self._seats_from(text, 1, 1)
-                if numbers is not None:
-                    self.submit(OffenceGiven(numbers[0], first.offence))
-
-            self._ask(
-                self.words("ask_whose", offence=offence_name(game, first.offence, self.words)),
-                seat_given,
-            )
-
-    def action_dismiss_proposal(self) -> None:
-        game = self.game
-        if game is not None and game.proposals:
-            self.submit(ProposalDismissed(0))
-
-    def _ask(self, prompt: str, then: Callable[[str | None], None]) -> None:
-        self.app.push_screen(AskText(prompt), then)
-
-    def _seats_from(self, text: str | None, low: int, high: int) -> list[int] | None:
-        game = self.game
-        if game is None or text is None:
-            return None
-        numbers = seat_numbers(text, len(game.seats), low, high)
-        if numbers is None and text:
-            self.notify(self.words("bad_numbers"), severity="warning")
-        return numbers
-
-    def action_nominate(self) -> None:
-        def answered(text: str | None) -> None:
-            numbers = self._seats_from(text, 1, 2)
-            game = self.game
-            if numbers is None or game is None:
-                return
-            if len(numbers) == 2:
-                self.submit(Nominated(numbers[0], numbers[1]))
-            elif (turn := current_turn(game)) is not None:
-                self.submit(Nominated(turn.seat, numbers[0]))
-            else:
-                self.notify(self.words("no_speaker"), severity="warning")
-
-        self._ask(self.words("ask_nominate"), answered)
-
-    def action_offence(self) -> None:
-        def seat_given(text: str | None) -> None:
-            numbers = self._seats_from(text, 1, 1)
-            game = self.game
-            if numbers is None or game is None:
-                return
-            seat = numbers[0]
-            choices = [(o.id, f"{o.clause}  {o.text[:90]}  [{o.id}]") for o in game.rules.offences]
-            self.app.push_screen(
-                PickOne(self.words("ask_offence", seat=seat), choices),
-                lambda key: self.submit(OffenceGiven(seat, key)) if key else None,
-            )
-
-        self._ask(self.words("ask_offence_seat"), seat_given)
-
-    def action_cancel_offence(self) -> None:
-        def seat_given(text: str | None) -> None:
-            numbers = self._seats_from(text, 1, 1)
-            game = self.game
-            if numbers is None or game is None:
-                return
-            seat = game.seat(numbers[0])
-            if not seat.offences:
-                self.notify(self.words("nothing_to_cancel", seat=seat.number))
-                return
-            choices = [(key, f"{key}") for key in dict.fromkeys(reversed(seat.offences))]
-            self.app.push_screen(
-                PickOne(self.words("ask_cancel", seat=seat.number), choices),
-                lambda key: self.submit(OffenceCancelled(seat.number, key)) if key else None,
-            )
-
-        self._ask(self.words("ask_cancel_seat"), seat_given)
-
-    def action_choice(self) -> None:
-        game = self.game
-        state = table_or_blank(game) if game is not None else None
-        step = (
-            state.tonight[state.night_step]
-            if game is not None
-            and state is not None
-            and game.phase == "night"
-            and state.night_step < len(state.tonight)
-            else None
-        )
-        if game is None or step is None or step.action == "none":
-            self.notify(self.words("no_night_choice"))
-            return
-        actors = [s.number for s in game.seats if s.out is None and s.role in step.roles]
-
-        def answered(text: str | None) -> None:
-            numbers = self._seats_from(text, 1, 2)
-            if numbers is None:
-                return
-            if len(numbers) == 2:
-                self.submit(NightChoiceMade(numbers[0], numbers[1]))
-                return
-            for actor in actors:  # one target for all who act (the mafia agreed)
-                self.submit(NightChoiceMade(actor, numbers[0]))
-
-        self._ask(self.words("ask_choice", step=step.name or step.id), answered)
-
-    def action_best_move(self) -> None:
-        game = self.game
-        state = table_or_blank(game) if game is not None else None
-        if state is None or not state.first_victim or state.best_move:
-            self.notify(self.words("no_best_move"))
-            return
-        seat = state.first_victim
-
-        def answered(text: str | None) -> None:
-            numbers = self._seats_from(text, 1, 3)
-            if numbers is not None:
-                self.submit(BestMoveMade(seat, tuple(numbers)))
-
-        self._ask(self.words("ask_best_move", seat=seat), answered)
-
-    def action_stop(self) -> None:
-        def answered(text: str | None) -> None:
-            if text:
-                self.submit(GameStopped(text[:200]))
-
-        self._ask(self.words("ask_stop"), answered)
-
 
 _KEY_SHOWN = {"space": "␣", "right_square_bracket": "]", "left_square_bracket": "["}
+
+
+def _window(game: Game) -> tuple[str, int] | None:
+    """The vote window the table is in (its ballot and candidate), if any."""
+    ballot = table_or_blank(game).ballot
+    if game.phase != "voting" or ballot is None:
+        return None
+    return ballot.kind, ballot.index
 
 
 def _clock(seconds: float) -> str:

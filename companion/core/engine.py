@@ -115,19 +115,7 @@ def apply(game: Game | None, event: Event) -> tuple[Game, tuple[Effect, ...]]:
 def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
     """Apply one input. Raises IllegalInput (game unchanged) if it is not allowed now."""
     if isinstance(event, Undone):
-        require(game.prev is not None, "there is nothing to undo")
-        previous = game.prev
-        assert previous is not None
-        t = Step(previous, procedures.of(previous))
-        # The protocol keeps a trace of what the host took back.
-        taken_back = []
-        entry = game.log
-        while entry is not None and entry is not previous.log:
-            taken_back.append(entry.kind)
-            entry = entry.prev
-        t.record("undone", records=",".join(reversed(taken_back)))
-        t.say("undone")
-        return _finish(game, t, link=False)
+        return _undo(game, event)
     procedure, handlers = _DISPATCH[game.rules.procedure]
     handler = handlers.get((game.phase, type(event)))
     if handler is None:
@@ -136,6 +124,60 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
     t = Step(game, procedure)
     handler(t, event)
     return t.seal(game), tuple(t.effects)
+
+
+def _undo(game: Game, event: Undone) -> tuple[Game, tuple[Effect, ...]]:
+    """The state before the last accepted input. A timer that input stopped
+    (a vote window's or a night step's end, the host's «next», a pause)
+    comes back with the time the shell says it had left then
+    (``Undone.remaining``): paused, so that the host looks and corrects
+    before it runs again, or, when the undone input was the pause itself,
+    running. Without ``remaining`` (an old journal) the timers come back as
+    they ran."""
+    require(game.prev is not None, "there is nothing to undo")
+    previous = game.prev
+    assert previous is not None
+    t = Step(previous, procedures.of(previous))
+    # The protocol keeps a trace of what the host took back.
+    taken_back = []
+    entry = game.log
+    while entry is not None and entry is not previous.log:
+        if entry.kind != "undone":  # an undo before this one: not the input's
+            taken_back.append(entry.kind)
+        entry = entry.prev
+    records = ",".join(reversed(taken_back))
+    left = _time_left(game, previous, event.remaining)
+    if left is None:
+        t.record("undone", records=records)
+        t.say("undone")
+    elif taken_back == ["paused"]:  # the pause itself taken back
+        for name, seconds in left:
+            t.start_timer(name, seconds)
+        t.record("undone", records=records)
+        t.say("undone")
+    else:
+        t.cancel_all_timers()
+        t.set(paused=timing.consistent(t, left))
+        t.record("undone", records=records, left=timing.left_text(t.game.paused))
+        t.say("undone_paused")
+    return _finish(game, t, link=False)
+
+
+def _time_left(
+    game: Game, previous: Game, remaining: tuple[tuple[str, float], ...] | None
+) -> tuple[tuple[str, float], ...] | None:
+    """What each timer of ``previous`` had left, when the undone input
+    stopped one of them and the shell said how much; else None."""
+    if remaining is None or not previous.timers:
+        return None
+    running = set(game.timers)
+    if all(timer in running for timer in previous.timers):
+        return None  # the input stopped no timer: they run on as they were
+    given = dict(remaining)
+    names = [name for name, _ in previous.timers]
+    if not all(name in given for name in names):
+        return None
+    return tuple((name, max(0.0, float(given[name]))) for name in names)
 
 
 def _finish(before: Game | None, t: Step, link: bool = True) -> tuple[Game, tuple[Effect, ...]]:

@@ -47,8 +47,14 @@ class GameSetUp:
     #: day only) and the options announced with the balance (FORUM_OPTIONS)
     start: str = ""
     options: tuple[str, ...] = ()
+    #: the sports table's vote windows stay open until the host closes them
+    #: («Спасибо» by the host's "next") instead of the ruleset's
+    #: ``vote_window_s``: a simulated table, where one person keys every hand
+    host_closes_votes: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.host_closes_votes, bool):
+            raise BadEvent(f"host_closes_votes must be true or false, got {self.host_closes_votes!r}")
         if not isinstance(self.seats, int) or isinstance(self.seats, bool) or self.seats < 2:
             raise BadEvent(f"seats must be a whole number of at least 2, got {self.seats!r}")
         if self.roles is not None and len(self.roles) != self.seats:
@@ -252,7 +258,20 @@ class TimeAdjusted:
 
 @dataclass(frozen=True, slots=True)
 class Undone:
-    """The host took back the last accepted input."""
+    """The host took back the last accepted input.
+
+    ``remaining``: for each timer that ran before that input, the seconds it
+    had left when the input came (its whole length when it had run out), as
+    the shell that keeps the deadlines measured them; a timer the input
+    stopped comes back paused with that much (the host looks, corrects and
+    lets it run again). None: a journal written before undo carried it (the
+    timers come back as they ran)."""
+
+    remaining: Remaining | None = None
+
+    def __post_init__(self) -> None:
+        if self.remaining is not None:
+            _remaining(self.remaining)
 
 
 #: What the microphone can flag (companion/ears/flags.py): speech at night,

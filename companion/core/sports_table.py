@@ -165,7 +165,9 @@ TIMERS = {
 
 
 def _new_state(setup: GameSetUp) -> TableState:
-    return TableState(first_speaker=setup.first_speaker)
+    return TableState(
+        first_speaker=setup.first_speaker, host_closes_votes=setup.host_closes_votes
+    )
 
 
 def _no_sanction(t: Step, number: int, cost: str) -> None:

@@ -62,6 +62,8 @@ class TableState(ProcedureState):
     turn_over: bool = False  # the current turn's time has run out (overrun)
     after: After = "vote"
     first_speaker: int = 1
+    #: vote windows wait for the host's «Спасибо» (GameSetUp.host_closes_votes)
+    host_closes_votes: bool = False
     opener: int = 0  # the seat that opened the current (or last) day
     nominees: tuple[int, ...] = ()
     ballot: Ballot | None = None
@@ -86,6 +88,7 @@ class TableState(ProcedureState):
         copy.turn_over = self.turn_over
         copy.after = self.after
         copy.first_speaker = self.first_speaker
+        copy.host_closes_votes = self.host_closes_votes
         copy.opener = self.opener
         copy.nominees = self.nominees
         copy.ballot = self.ballot

@@ -33,17 +33,63 @@ def pause(t: Step, event: TimersPaused) -> None:
     left = _given(t, event.remaining)
     t.cancel_timers(*left)
     t.set(paused=tuple(left.items()))
-    t.record("paused", left=",".join(f"{name}={seconds:g}" for name, seconds in left.items()))
+    t.record("paused", left=left_text(tuple(left.items())))
     t.say("paused")
+
+
+def left_text(left: tuple[tuple[str, float], ...]) -> str:
+    """``turn=42.5,night=10``: paused timers as a record keeps them."""
+    return ",".join(f"{name}={seconds:g}" for name, seconds in left)
+
+
+def consistent(t: Step, left: tuple[tuple[str, float], ...]) -> tuple[tuple[str, float], ...]:
+    """Timers brought back together (an undo): the warning still falls
+    ``warning_s`` before the end of the turn it belongs to."""
+    given = dict(left)
+    if "turn" in given and "warning" in given:
+        given["warning"] = max(0.0, given["turn"] - t.game.rules.timings.warning_s)
+    return tuple(given.items())
 
 
 def resume(t: Step) -> None:
     require(bool(t.game.paused), "the timers are not paused")
+    asked_again = _undone_just_now(t)
     for name, seconds in t.game.paused:
         t.start_timer(name, seconds)
     t.set(paused=())
     t.record("resumed")
     t.say("resumed")
+    if asked_again:
+        _ask_again(t)
+
+
+def _undone_just_now(t: Step) -> bool:
+    """The pause is an undo's (not the host's ``pause``): the newest record
+    that paused the timers is an undo that brought them back paused."""
+    entry = t.game.log
+    while entry is not None:
+        if entry.kind == "paused" or entry.kind == "resumed":
+            return False
+        if entry.kind == "undone" and any(name == "left" for name, _ in entry.data):
+            return True
+        entry = entry.prev
+    return False
+
+
+def _ask_again(t: Step) -> None:
+    """What an undo brought back is asked again as it runs on: the night
+    step wakes its players once more (the table heard the next one wake),
+    a vote window asks its question again."""
+    game = t.game
+    state = table_or_blank(game)
+    if game.phase == "night" and state.night_step < len(state.tonight):
+        t.say(state.tonight[state.night_step].cue)
+    elif game.phase == "voting" and state.ballot is not None and not state.ballot.counting:
+        ballot = state.ballot
+        if ballot.kind == "all_leave":
+            t.say("all_leave_question", seats=",".join(map(str, ballot.tied)))
+        else:
+            t.say("vote_question", seat=ballot.candidates[ballot.index])
 
 
 def adjust(t: Step, event: TimeAdjusted) -> None:

@@ -151,6 +151,8 @@ CUES: dict[str, Args] = {
     "game_drawn": (),
     "game_stopped": (),
     "undone": (),
+    # the undone input had stopped a timer: it is back, paused (engine._undo)
+    "undone_paused": (),
     "offence_cancelled": (_SEAT,),
     "time_added": (_SECONDS,),  # negative when the host took time away
     "paused": (),
@@ -300,8 +302,9 @@ RECORDS: dict[str, Fields] = {
     "surrender": Fields((("team", "word"),)),
     "stopped": Fields((("reason", "text"),)),
     "result": Fields((("winners", "words"), ("losers", "words"), ("reason", "word"))),
-    # records: the kinds of the records taken back, oldest first
-    "undone": Fields((("records", "words"),)),
+    # records: the kinds of the records taken back, oldest first; left: the
+    # timers the undo brought back paused, as "paused" keeps them
+    "undone": Fields((("records", "words"),), (("left", "text"),)),
     # left: each paused timer's seconds, "turn=42.5,night=10"
     "paused": Fields((("left", "text"),)),
     "resumed": Fields(()),

@@ -78,7 +78,8 @@ def _open_candidate(t: Step) -> None:
         t.say("all_leave_question", seats=",".join(map(str, ballot.tied)))
     else:
         t.say("vote_question", seat=candidate)
-    t.start_timer("vote", t.game.rules.timings.vote_window_s)
+    if not table(t.game).host_closes_votes:  # else the host's «Спасибо» closes it
+        t.start_timer("vote", t.game.rules.timings.vote_window_s)
 
 
 def _set_votes(t: Step, voters: tuple[int, ...]) -> None:

@@ -21,6 +21,12 @@ class NoGame(ValueError):
     """A journal with no setup line: there is no game to make a protocol of."""
 
 
+_NO_GAME = {
+    "ru": "нет строки рассадки: протокол делать не из чего",
+    "en": "no setup line: no game to make a protocol of",
+}
+
+
 def from_journal(
     path: Path, load_ruleset: Callable[[str], Ruleset], lang: str = "ru"
 ) -> tuple[Protocol, list[str]]:
@@ -32,7 +38,7 @@ def from_journal(
     replay = ScriptReplay(auto_timers=False, source=str(path))
     replay.run(lines)
     if replay.game is None or not lines:
-        raise NoGame(f"{path}: no setup line: no game to make a protocol of")
+        raise NoGame(f"{path}: {_NO_GAME.get(lang, _NO_GAME['en'])}")
     setup = lines[0].fields
     last_at = lines[-1].at if lines else 0.0
     protocol = model.build(

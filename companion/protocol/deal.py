@@ -85,12 +85,81 @@ def deal(order: Sequence[str], seed: int) -> list[str]:
     return roles
 
 
+#: what a check found, in words (``Verdict.text``); the arguments are the verdict's
+VERDICTS: dict[str, dict[str, str]] = {
+    "en": {
+        "fair": "the commitment {commitment}… matches seed {seed}{mixed}, and that seed deals "
+        "exactly these {count} roles",
+        "mixed": " mixed with the players' value {players!r}",
+        "changed_seed": "the commitment {shown}… is not the sha256 of seed {seed} "
+        "({expected}…): the seed was changed after it was shown",
+        "other_roles": "the roles at the table are not the ruleset's deal for this table",
+        "not_dealt": "seed {seed} deals {want!r} to seat {seat}, the protocol says {got!r}: "
+        "the roles were not dealt from this seed",
+        "given": "the host gave the roles at setup (from the cards)",
+        "count": "the deal lists {order} roles for a table of {seats} seats",
+        "not_ruleset": "deal.order is not ruleset {ruleset!r}'s deal for {seats} seats ({want})",
+        "no_deal": "it has none",
+        "not_shown": "the protocol's commitment {shown}… is not the hash shown before the deal "
+        "({noted}…)",
+        "not_here": " (ruleset {ruleset!r} is not here: checked against the protocol's deal.order)",
+    },
+    "ru": {
+        "fair": "хеш {commitment}… — это хеш зерна {seed}{mixed}, и это зерно раздаёт "
+        "ровно эти роли ({count})",
+        "mixed": " со значением игроков «{players}»",
+        "changed_seed": "хеш {shown}… — не sha256 зерна {seed} ({expected}…): "
+        "зерно изменили после того, как хеш был показан",
+        "other_roles": "роли за столом — не раздача правил для такого стола",
+        "not_dealt": "зерно {seed} даёт месту {seat} роль «{want}», а в протоколе «{got}»: "
+        "роли раздавались не по этому зерну",
+        "given": "роли назначил ведущий при рассадке (по картам)",
+        "count": "в раздаче ролей: {order}, а мест за столом: {seats}",
+        "not_ruleset": "роли раздачи — не раздача правил «{ruleset}» на {seats} мест ({want})",
+        "no_deal": "у правил её нет",
+        "not_shown": "хеш протокола {shown}… — не тот, что показали до раздачи ({noted}…)",
+        "not_here": " (правил «{ruleset}» здесь нет: проверено по раздаче из протокола)",
+    },
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     fair: bool
-    why: str  # one line, English (the CLI's words)
+    reason: str  # a key of VERDICTS
+    args: tuple[tuple[str, object], ...] = ()
     #: False: there was no deal to check (the roles came from the cards)
     checked: bool = True
+    #: a further remark (a key of VERDICTS) added at the end
+    note: str = ""
+
+    def text(self, lang: str = "en") -> str:
+        """Why, in one line of ``lang``'s words."""
+        words = VERDICTS.get(lang, VERDICTS["en"])
+        args = dict(self.args)
+        if self.reason == "fair":
+            mixed = args.get("players")
+            args["mixed"] = words["mixed"].format(players=mixed) if mixed is not None else ""
+        if lang == "ru" and self.reason in ("not_dealt", "not_ruleset"):
+            from .names import role_name  # the bundled rulesets' names
+
+            for key in ("want", "got"):
+                ids = str(args.get(key, "")).split()
+                if ids:
+                    args[key] = ", ".join(role_name(role, lang) for role in ids)
+        if self.reason == "not_ruleset" and not args.get("want"):
+            args["want"] = words["no_deal"]
+        line = words[self.reason].format(**args)
+        return line + (words[self.note].format(**args) if self.note else "")
+
+    @property
+    def why(self) -> str:
+        """Why, in English."""
+        return self.text("en")
+
+
+def verdict(fair: bool, reason: str, *, checked: bool = True, **args: object) -> Verdict:
+    return Verdict(fair, reason, tuple(args.items()), checked)
 
 
 def verify(
@@ -106,25 +175,16 @@ def verify(
     gives exactly ``roles``."""
     expected = commitment(seed)
     if shown.strip().lower() != expected:
-        return Verdict(
-            False,
-            f"the commitment {shown.strip()[:16]}… is not the sha256 of seed {seed} "
-            f"({expected[:16]}…): the seed was changed after it was shown",
+        return verdict(
+            False, "changed_seed", shown=shown.strip()[:16], seed=seed, expected=expected[:16]
         )
     used = mixed_seed(seed, players) if players is not None else seed
     if sorted(order) != sorted(roles):
-        return Verdict(False, "the roles at the table are not the ruleset's deal for this table")
+        return verdict(False, "other_roles")
     dealt = deal(order, used)
     for number, (want, got) in enumerate(zip(dealt, roles, strict=True), 1):
         if want != got:
-            return Verdict(
-                False,
-                f"seed {used} deals {want!r} to seat {number}, the protocol says {got!r}: "
-                "the roles were not dealt from this seed",
-            )
-    mixed = f" mixed with the players' value {players!r}" if players is not None else ""
-    return Verdict(
-        True,
-        f"the commitment {expected[:16]}… matches seed {seed}{mixed}, and that seed deals "
-        f"exactly these {len(roles)} roles",
+            return verdict(False, "not_dealt", seed=used, want=want, seat=number, got=got)
+    return verdict(
+        True, "fair", commitment=expected[:16], seed=seed, players=players, count=len(roles)
     )

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..core.rules import Ruleset
+from .names import clause_text, role_name, team_name
 
 PUBLIC: dict[str, dict[str, str]] = {
     "ru": {
@@ -235,7 +236,8 @@ def forum_fields(kind: str, data: dict[str, object], lang: str, rules: Ruleset |
     elif kind == "block":
         data["hit"] = words["hit"] if data["hit"] else words["missed"]
     elif kind == "night_clauses":
-        data["clauses"] = str(data["clauses"]).replace(",", ", ") or "—"
+        clauses = [clause_text(c, lang, rules) for c in str(data["clauses"]).split(",") if c]
+        data["clauses"] = "; ".join(clauses) or "—"
     elif kind in ("role_changed", "win_declared"):
         for key, value in list(data.items()):
             data[key] = _value(key, value, lang, rules)
@@ -297,18 +299,8 @@ def _gun(gun: str, lang: str, rules: Ruleset | None) -> str:
 
 
 def _role(role: str, lang: str, rules: Ruleset | None) -> str:
-    if lang != "ru" or rules is None:
-        return role
-    try:
-        return rules.role(role).name
-    except KeyError:
-        return role
+    return role_name(role, lang, rules)
 
 
 def _team(team: str, lang: str, rules: Ruleset | None) -> str:
-    if lang != "ru" or rules is None:
-        return team
-    try:
-        return rules.team(team).name
-    except KeyError:
-        return team
+    return team_name(team, lang, rules)

@@ -14,8 +14,11 @@ from typing import Literal
 
 from ..core.state import Game, Record
 from . import deal as fair
-from .forum_text import forum_fields
-from .report import _TEMPLATES, _offence_text, records
+from .lines import describe as describe_record
+from .lines import texts
+from .names import clause_text, offence_text, role_name, team_name
+from .report import records
+from .templates import TEMPLATES
 
 Period = Literal["setup", "night", "day"]
 
@@ -24,6 +27,8 @@ _SEAT_KEYS = ("seat", "by")
 _TARGET_KEYS = ("target", "nominee")
 _SEATS_KEYS = ("voters", "seats", "suspects")
 _COUNT_KEYS = ("votes", "black", "at")
+#: the forum game's announcements that begin a day or a night
+_FORUM_PERIODS: dict[str, Period] = {"forum_day": "day", "forum_night": "night"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +36,7 @@ class SeatOffence:
     offence: str  # the ruleset's id
     clause: str
     text: str  # the ruleset's wording (Russian) or the id (English)
+    clause_text: str = ""  # the clause in words (``names.clause_text``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +49,18 @@ class SeatLine:
     team_name: str
     out_how: str | None  # killed / voted / removed; None: at the table at the end
     out_day: int | None
-    fouls: int  # the count the ladder read at the end (club remarks reset each night)
+    #: the ladder's count (remarks, fouls) as it stood when the seat left the
+    #: table, or at the end for a seat still there (club remarks are cancelled
+    #: after each night, so the end's count would be 0 for most)
+    fouls: int
     offences: tuple[SeatOffence, ...]  # every offence still standing, in order
     rating_penalty: int
     excluded: bool
     #: the role dealt, when the game changed it (the forum game's converts,
     #: thefts and demotions); "" when it is ``role``
     dealt_role: str = ""
+    #: every count given over the game, less those cancelled (resets aside)
+    fouls_total: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +77,8 @@ class Entry:
     clause: str | None
     text: str  # the protocol line in the protocol's language
     data: tuple[tuple[str, object], ...]  # the record's own fields
+    revote: bool = False  # a vote of the revote after the day's tie
+    clause_text: str = ""  # ``clause`` in words (``names.clause_text``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +113,10 @@ class Protocol:
     result: Outcome | None
     deal: Deal
     team_names: tuple[tuple[str, str], ...]
+    #: what the ruleset's ladder counts: "remark", "foul" (``SeatLine.fouls``)
+    unit: str = ""
+    #: the role names, for the deal laid out in words
+    role_names: tuple[tuple[str, str], ...] = ()
 
     def name(self, seat: int | None) -> str:
         if seat is None or not 1 <= seat <= len(self.seats):
@@ -131,13 +148,13 @@ def build(
     setup gave none). When the players gave a value that was mixed into the
     deal (``deal.mixed_seed``), ``host_seed`` is the seed the host committed
     to and ``players`` that value; the game's seed must be their mix."""
-    if lang not in _TEMPLATES:
+    if lang not in TEMPLATES:
         raise ValueError(f"no protocol language {lang!r} (ru, en)")
     rules = game.rules
-    english = lang == "en"
-    role_names = {role.id: role.id if english else role.name for role in rules.roles}
-    team_names = {team.id: team.id if english else team.name for team in rules.teams}
+    role_names = {role.id: role_name(role.id, lang, rules) for role in rules.roles}
+    team_names = {team.id: team_name(team.id, lang, rules) for team in rules.teams}
     dealt_roles = _dealt_roles(game)
+    counts = seat_counts(game)
     seats = tuple(
         SeatLine(
             seat=seat.number,
@@ -148,13 +165,14 @@ def build(
             team_name=team_names.get(seat.team, seat.team),
             out_how=seat.out.how if seat.out else None,
             out_day=seat.out.day if seat.out else None,
-            fouls=seat.count,
+            fouls=counts[seat.number][0],
             offences=tuple(_seat_offence(game, key, lang) for key in seat.offences),
             rating_penalty=seat.rating_penalty,
             excluded=seat.excluded,
             dealt_role=""
             if dealt_roles[seat.number - 1] == seat.role
             else dealt_roles[seat.number - 1],
+            fouls_total=counts[seat.number][1],
         )
         for seat in game.seats
     )
@@ -178,6 +196,8 @@ def build(
         result=_outcome(game, entries),
         deal=Deal(dealt, committed, fair.commitment(committed), text[:-1], tuple(order), players),
         team_names=tuple(team_names.items()),
+        unit=rules.ladder.unit,
+        role_names=tuple(role_names.items()),
     )
 
 
@@ -186,15 +206,50 @@ def _seat_offence(game: Game, key: str, lang: str) -> SeatOffence:
         clause = game.rules.offence(key).clause
     except KeyError:
         clause = ""
-    return SeatOffence(key, clause, _offence_text(game, key, lang))
+    text = offence_text(key, lang, game.rules)
+    return SeatOffence(key, clause, text, clause_text(clause, lang, game.rules))
+
+
+def seat_counts(game: Game) -> dict[int, tuple[int, int]]:
+    """Each seat's ladder count as it stood when it left the table (or at
+    the end), and the counts given over the game, read off the log: an
+    offence that costs a count adds one, its cancellation takes it back, a
+    night's reset (club) zeroes the seats still at the table."""
+    now = dict.fromkeys(range(1, len(game.seats) + 1), 0)
+    total = dict(now)
+    left: set[int] = set()
+    for record in records(game):
+        data = dict(record.data)
+        seat = data.get("seat")
+        if record.kind in ("offence", "offence_cancelled") and isinstance(seat, int):
+            try:
+                counted = game.rules.offence(str(data["offence"])).cost == "count"
+            except KeyError:
+                counted = False
+            if counted and seat in now:
+                step = 1 if record.kind == "offence" else -1
+                now[seat] = max(0, now[seat] + step)
+                total[seat] = max(0, total[seat] + step)
+        elif record.kind == "out" and isinstance(seat, int):
+            left.add(seat)
+        elif record.kind == "counts_reset":
+            now = {n: count if n in left else 0 for n, count in now.items()}
+    return {n: (now[n], total[n]) for n in now}
 
 
 def _entries(game: Game, lang: str) -> list[Entry]:
     period: Period = "setup"
     out = []
-    for record in records(game):
+    log = records(game)
+    lines = texts(game.rules, log, lang)
+    tied = False
+    for record, text in zip(log, lines, strict=True):
         if record.kind in ("night", "day"):
             period = "night" if record.kind == "night" else "day"
+            tied = False
+        elif record.kind == "public" and dict(record.data).get("cue") in _FORUM_PERIODS:
+            period = _FORUM_PERIODS[str(dict(record.data)["cue"])]
+        tied = tied or record.kind == "tie"
         data = dict(record.data)
         out.append(
             Entry(
@@ -206,8 +261,10 @@ def _entries(game: Game, lang: str) -> list[Entry]:
                 seats=_first_list(data, _SEATS_KEYS),
                 count=_first_int(data, _COUNT_KEYS),
                 clause=str(data["clause"]) if data.get("clause") else None,
-                text=describe(game, record, lang),
+                text=text,
                 data=record.data,
+                revote=tied and record.kind == "votes" and data.get("nominee") != 0,
+                clause_text=clause_text(str(data.get("clause") or ""), lang, game.rules),
             )
         )
     return out
@@ -246,37 +303,6 @@ def _outcome(game: Game, entries: tuple[Entry, ...]) -> Outcome | None:
 
 
 def describe(game: Game, record: Record, lang: str) -> str:
-    """One record as the text protocol words it (companion/protocol/report.py),
-    without the day prefix."""
-    words = _TEMPLATES[lang]
-    rules = game.rules
-    english = lang == "en"
-    role_names = {role.id: role.name for role in rules.roles}
-    team_names = {team.id: team.name for team in rules.teams}
-    step_names = {step.id: step.name for step in (*rules.night0, *rules.night)}
-    data = dict(record.data)
-    kind = record.kind
-    forum_fields(kind, data, lang, rules)
-    if kind == "out":
-        data["how"] = words.get(str(data["how"]), data["how"])
-    elif kind == "check":
-        data["answer"] = words.get(str(data["answer"]), data["answer"])
-    elif kind == "result":
-        for key in ("winners", "losers"):
-            names = [team_names.get(t, t) for t in str(data[key]).split(",") if t]
-            data[key] = ", ".join(names) or words["nobody"]
-    elif kind == "exempt" and not english:
-        data["role"] = role_names.get(str(data["role"]), data["role"])
-    elif kind == "night_choice" and not english:
-        data["step"] = step_names.get(str(data["step"]), data["step"])
-    elif kind == "surrender":
-        data["team"] = team_names.get(str(data["team"]), data["team"])
-    elif kind in ("offence", "offence_cancelled"):
-        data["offence"] = _offence_text(game, str(data["offence"]), lang)
-    if kind == "votes" and data.get("nominee") == 0:  # voting.ALL: the all-leave vote
-        kind = "all_leave_votes"
-    template = words.get(kind)
-    try:
-        return template.format(**data) if template else f"{record.kind} {data}"
-    except (KeyError, IndexError, ValueError):  # a record newer than its template
-        return f"{record.kind} {data}"
+    """One record as the text protocol words it, without the day prefix (a
+    vote alone: ``lines.texts`` knows a revote by the tie before it)."""
+    return describe_record(game.rules, record, lang)

@@ -6,92 +6,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from .model import Entry, Protocol, SeatLine
-
-_WORDS: dict[str, dict[str, str]] = {
-    "ru": {
-        "title": "Протокол игры",
-        "seats": "мест",
-        "players": "Игроки",
-        "seat": "Место",
-        "name": "Имя",
-        "role": "Роль",
-        "team": "Команда",
-        "end": "Итог игрока",
-        "fouls": "Счёт",
-        "offences": "Нарушения",
-        "alive": "за столом",
-        "killed": "убит ночью {day}",
-        "voted": "заголосован в день {day}",
-        "removed": "удалён, день {day}",
-        "course": "Ход игры",
-        "setup": "Рассадка",
-        "night": "Ночь {day}",
-        "day": "День {day}",
-        "votes": "Голосования",
-        "nominee": "Кандидат",
-        "for": "Голосов",
-        "voters": "Голосовали",
-        "all": "все",
-        "clause": "Пункт",
-        "what": "Что",
-        "best_move": "Лучший ход",
-        "deal": "Раздача",
-        "given": "Роли назначил ведущий (не раздача по зерну): проверять нечего.",
-        "commitment": "Хеш зерна (показан до раздачи)",
-        "seed": "Зерно",
-        "players_value": "Значение игроков",
-        "check": "Проверка",
-        "check_text": "хеш — это sha256 строки «{hashed}» с переводом строки в конце:",
-        "no_result": "Игра не закончена",
-        "stopped": "Игра остановлена: {reason}",
-        "from": "Из журнала {source}",
-        "none": "нет",
-        "rating": "рейтинг −{points}",
-        "excluded": "исключён",
-    },
-    "en": {
-        "title": "Game protocol",
-        "seats": "seats",
-        "players": "Players",
-        "seat": "Seat",
-        "name": "Name",
-        "role": "Role",
-        "team": "Team",
-        "end": "End",
-        "fouls": "Count",
-        "offences": "Offences",
-        "alive": "at the table",
-        "killed": "killed, night {day}",
-        "voted": "voted out, day {day}",
-        "removed": "removed, day {day}",
-        "course": "Course of the game",
-        "setup": "Seating",
-        "night": "Night {day}",
-        "day": "Day {day}",
-        "votes": "Votes",
-        "nominee": "Nominee",
-        "for": "Votes",
-        "voters": "Voters",
-        "all": "all",
-        "clause": "Clause",
-        "what": "What",
-        "best_move": "Best move",
-        "deal": "The deal",
-        "given": "The host gave the roles (no seeded deal): nothing to check.",
-        "commitment": "Seed hash (shown before the deal)",
-        "seed": "Seed",
-        "players_value": "Players' value",
-        "check": "Check",
-        "check_text": "the hash is the sha256 of the line “{hashed}” with a newline at its end:",
-        "no_result": "The game is not over",
-        "stopped": "The game was stopped: {reason}",
-        "from": "From the journal {source}",
-        "none": "none",
-        "rating": "rating −{points}",
-        "excluded": "excluded",
-    },
-}
+from .model import Protocol, SeatLine
+from .sheet import (
+    best_moves,
+    check_commands,
+    count_head,
+    count_text,
+    course,
+    end_text,
+    marks_text,
+    order_text,
+    result_text,
+    role_text,
+    vote_rows,
+    words_of,
+)
 
 # System fonts only (no external files); DejaVu/Liberation carry Cyrillic on Debian.
 _CSS = """
@@ -127,7 +56,7 @@ code{font:12px "DejaVu Sans Mono",monospace;word-break:break-all}
 
 
 def to_html(protocol: Protocol) -> str:
-    w = _WORDS.get(protocol.lang, _WORDS["en"])
+    w = words_of(protocol)
     e = _text
     parts = [
         "<!DOCTYPE html>",
@@ -138,14 +67,14 @@ def to_html(protocol: Protocol) -> str:
         f'<p class="sub">{e(protocol.title)} · {len(protocol.seats)} {e(w["seats"])}'
         + (f" · {e(protocol.date)}" if protocol.date else "")
         + "</p>",
-        f'<p class="result">{e(_result_text(protocol, w))}</p>',
+        f'<p class="result">{e(result_text(protocol))}</p>',
         f"<h2>{e(w['players'])}</h2>",
         _seat_table(protocol, w),
         *_offences(protocol, w),
         *_votes(protocol, w),
         *_best_moves(protocol, w),
         f"<h2>{e(w['course'])}</h2>",
-        *_course(protocol, w),
+        *_course(protocol),
         f"<h2>{e(w['deal'])}</h2>",
         _deal(protocol, w),
     ]
@@ -159,15 +88,6 @@ def _text(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def _result_text(protocol: Protocol, w: dict[str, str]) -> str:
-    result = protocol.result
-    if result is None:
-        return w["no_result"]
-    if result.stopped is not None:
-        return w["stopped"].format(reason=result.stopped)
-    return result.text.removeprefix("Итог: ").removeprefix("Result: ")
-
-
 def _row(cells: Iterable[object], css: str = "", head: bool = False) -> str:
     tag = "th" if head else "td"
     attr = f' class="{css}"' if css else ""
@@ -175,31 +95,24 @@ def _row(cells: Iterable[object], css: str = "", head: bool = False) -> str:
 
 
 def _seat_table(protocol: Protocol, w: dict[str, str]) -> str:
-    rows = [_row((w["seat"], w["name"], w["role"], w["team"], w["end"], w["offences"]), head=True)]
+    head = (w["seat"], w["name"], w["role"], w["team"], w["end"], count_head(protocol))
+    rows = [_row((*head, w["offences"]), head=True)]
     for s in protocol.seats:
         css = " ".join(c for c in ("black" if _black(s) else "", "out" if s.out_how else "") if c)
-        rows.append(_row((s.seat, s.name, s.role_name, s.team_name, _end(s, w), _marks(s, w)), css))
+        cells = (
+            s.seat,
+            s.name,
+            role_text(s, w, protocol),
+            s.team_name,
+            end_text(s, w),
+            count_text(s, w),
+        )
+        rows.append(_row((*cells, marks_text(s, w)), css))
     return "<table>" + "".join(rows) + "</table>"
 
 
 def _black(seat: SeatLine) -> bool:
     return seat.team in ("black", "mafia")
-
-
-def _end(seat: SeatLine, w: dict[str, str]) -> str:
-    if seat.out_how is None:
-        return w["alive"]
-    template = w.get(seat.out_how, seat.out_how)
-    return template.format(day=seat.out_day)
-
-
-def _marks(seat: SeatLine, w: dict[str, str]) -> str:
-    marks = [f"{o.text} ({o.clause})" for o in seat.offences]
-    if seat.rating_penalty:
-        marks.append(w["rating"].format(points=seat.rating_penalty))
-    if seat.excluded:
-        marks.append(w["excluded"])
-    return "; ".join(marks)
 
 
 def _offences(protocol: Protocol, w: dict[str, str]) -> list[str]:
@@ -214,50 +127,35 @@ def _offences(protocol: Protocol, w: dict[str, str]) -> list[str]:
         )
     ]
     for x in found:
-        rows.append(_row((x.day, x.seat or "", protocol.name(x.seat), x.text, x.clause or "")))
+        rows.append(_row((x.day, x.seat or "", protocol.name(x.seat), x.text, x.clause_text)))
     return [f"<h2>{_text(w['offences'])}</h2>", "<table>" + "".join(rows) + "</table>"]
 
 
 def _votes(protocol: Protocol, w: dict[str, str]) -> list[str]:
-    found = [x for x in protocol.entries if x.kind == "votes"]
+    found = vote_rows(protocol)
     if not found:
         return []
-    head = (w["day"].format(day="").strip(), w["nominee"], w["name"], w["for"], w["voters"])
+    head = (w["day_head"], w["vote_kind"], w["nominee"], w["name"], w["for"], w["voters"])
     rows = [_row(head, head=True)]
     for x in found:
-        nominee = w["all"] if x.target == 0 else x.target
-        voters = " ".join(map(str, x.seats))
-        rows.append(_row((x.day, nominee, protocol.name(x.target), x.count, voters)))
+        rows.append(_row((x.day, x.kind, x.nominee, x.name, x.votes, x.voters)))
     return [f"<h2>{_text(w['votes'])}</h2>", "<table>" + "".join(rows) + "</table>"]
 
 
 def _best_moves(protocol: Protocol, w: dict[str, str]) -> list[str]:
-    found = [x for x in protocol.entries if x.kind == "best_move"]
+    found = best_moves(protocol)
     if not found:
         return []
     return [f"<h2>{_text(w['best_move'])}</h2>"] + [f"<p>{_text(x.text)}</p>" for x in found]
 
 
-def _course(protocol: Protocol, w: dict[str, str]) -> list[str]:
+def _course(protocol: Protocol) -> list[str]:
     """The whole log, one list per night and day."""
     out: list[str] = []
-    group: list[Entry] = []
-    for entry in protocol.entries:
-        if entry.kind in ("night", "day") and group:
-            out.extend(_group(group, w))
-            group = []
-        group.append(entry)
-    if group:
-        out.extend(_group(group, w))
+    for title, entries in course(protocol):
+        items = "".join(f'<li class="{_text(x.kind)}">{_text(x.text)}</li>' for x in entries)
+        out += [f"<h3>{_text(title)}</h3>", f'<ol class="course">{items}</ol>' if items else ""]
     return out
-
-
-def _group(group: list[Entry], w: dict[str, str]) -> list[str]:
-    first = group[0]
-    title = w[first.period].format(day=first.day) if first.period != "setup" else w["setup"]
-    shown = group[1:] if first.kind in ("night", "day") else group
-    items = "".join(f'<li class="{_text(x.kind)}">{_text(x.text)}</li>' for x in shown)
-    return [f"<h3>{_text(title)}</h3>", f'<ol class="course">{items}</ol>' if items else ""]
 
 
 def _deal(protocol: Protocol, w: dict[str, str]) -> str:
@@ -270,10 +168,14 @@ def _deal(protocol: Protocol, w: dict[str, str]) -> str:
     ]
     if deal.players is not None:
         rows.append(_row((w["players_value"], deal.players)))
+    if deal.order:
+        rows.append(_row((w["order"], order_text(protocol))))
+    by_hand, by_file = check_commands(protocol)
     check = (
         f"{_text(w['check_text'].format(hashed=deal.hashed))}<br>"
-        f"<code>echo &quot;{_text(deal.hashed)}&quot; | sha256sum</code><br>"
-        f"<code>companion verify-deal PROTOCOL.json</code>"
+        f"<code>{_text(by_hand)}</code><br>"
+        f"{_text(w['check_file'])}<br>"
+        f"<code>{_text(by_file)}</code>"
     )
     rows.append(f"<tr><td>{_text(w['check'])}</td><td>{check}</td></tr>")
     return "<table>" + "".join(rows) + "</table>"

@@ -20,6 +20,11 @@ from ..core.events import Event, TimerExpired, Undone
 Deadlines = dict[str, tuple[float, int]]
 
 _NEVER = float("inf")
+#: a vote window, its count or a night step with less than this left when
+#: an input stopped it opens whole again after an undo of that input (its
+#: expiry, or a moment before); a speech keeps what it had (0: over time)
+NEARLY_OUT_S = 0.5
+OPEN_WHOLE_AGAIN = frozenset({"vote", "count", "night"})
 
 
 class Clock(Protocol):
@@ -39,29 +44,67 @@ class GameClock:
     """Game time on the monotonic clock: seconds since the setup (the
     numbers the journal holds), starting at ``start_at`` (a resumed game
     goes on from its last journaled time) and running ``speed`` times as
-    fast as the wall clock (a demo, a training run, a bench)."""
+    fast as the wall clock (a demo, a practice game, a bench).
+
+    ``set_speed`` changes the speed from now on (a practice game's key):
+    game time goes on from where it is, never jumps. The three numbers are
+    kept as one tuple, replaced whole, so that a thread reading the clock
+    while another changes its speed sees the old clock or the new one,
+    never half of each."""
 
     def __init__(self, start_at: float = 0.0, speed: float = 1.0) -> None:
-        if not speed > 0:
-            raise ValueError("a clock's speed must be above 0")
-        self.speed = speed
-        self.start_at = start_at
-        self.origin = time.monotonic()  # the monotonic time at which the game read start_at
+        _check_speed(speed)
+        #: (the monotonic time at which the game read start_at, start_at, speed)
+        self.anchor: tuple[float, float, float] = (time.monotonic(), start_at, speed)
 
     @classmethod
     def following(cls, origin: float, start_at: float, speed: float) -> GameClock:
         """The same game clock as another's, in another process of this
         machine (``time.monotonic`` is the system's: both read alike)."""
         clock = cls(start_at, speed)
-        clock.origin = origin
+        clock.follow(origin, start_at, speed)
         return clock
 
+    def follow(self, origin: float, start_at: float, speed: float) -> None:
+        """Read as another process's clock now does (its ``anchor``, after
+        its speed changed); bound methods given out before stay good."""
+        _check_speed(speed)
+        self.anchor = (origin, start_at, speed)
+
+    @property
+    def origin(self) -> float:
+        """The monotonic time at which the game read ``start_at``."""
+        return self.anchor[0]
+
+    @property
+    def start_at(self) -> float:
+        return self.anchor[1]
+
+    @property
+    def speed(self) -> float:
+        return self.anchor[2]
+
     def now(self) -> float:
-        return self.start_at + (time.monotonic() - self.origin) * self.speed
+        origin, start_at, speed = self.anchor
+        return start_at + (time.monotonic() - origin) * speed
 
     def wall_time(self, at: float) -> float:
-        """The monotonic time at which the game clock reads ``at``."""
-        return self.origin + (at - self.start_at) / self.speed
+        """The monotonic time at which the game clock reads ``at`` (at the
+        speed of the moment)."""
+        origin, start_at, speed = self.anchor
+        return origin + (at - start_at) / speed
+
+    def set_speed(self, speed: float) -> None:
+        """Run ``speed`` times as fast as the wall clock from now on."""
+        _check_speed(speed)
+        origin, start_at, old = self.anchor
+        moment = time.monotonic()
+        self.anchor = (moment, start_at + (moment - origin) * old, speed)
+
+
+def _check_speed(speed: float) -> None:
+    if not speed > 0:
+        raise ValueError("a clock's speed must be above 0")
 
 
 class FakeClock:
@@ -85,27 +128,46 @@ class FakeClock:
 class Timers:
     """The running timers' deadlines."""
 
-    __slots__ = ("_history", "deadlines", "next_due")
+    __slots__ = ("_history", "_lengths", "deadlines", "next_due")
 
     def __init__(self, deadlines: Deadlines | None = None) -> None:
         self.deadlines: Deadlines = deadlines or {}
         self.next_due = min(self.deadlines.values())[0] if self.deadlines else _NEVER
-        # The deadlines as they were before each input that changed the game:
-        # what an undo of that input brings back.
-        self._history: list[Deadlines] = []
+        # The deadlines as they were before each input that changed the game,
+        # and that input's time: what an undo of it brings back.
+        self._history: list[tuple[Deadlines, float]] = []
+        # Each timer's length as it was started, by its generation (unique in
+        # a game): an undo gives a timer that had run out its whole length.
+        self._lengths: dict[int, float] = {}
 
     def accepted(self, event: Event, changed: bool, effects: tuple[Effect, ...], at: float) -> None:
         """Follow an input the engine accepted at ``at`` (``changed``: the game
         is a new state, not the one before)."""
         if isinstance(event, Undone):
-            self.restore(self._history.pop() if self._history else {})
+            self.restore(self._history.pop()[0] if self._history else {})
         else:
             if changed:
-                self._history.append(self.deadlines)  # an expired timer included
+                self._history.append((self.deadlines, at))  # an expired timer included
             if isinstance(event, TimerExpired):
                 self.expired(event.name)
         if effects:
             self.carry_out(effects, at)
+
+    def undo_remaining(self) -> tuple[tuple[str, float], ...]:
+        """For an undo now: each timer that ran before the last input that
+        changed the game, with the seconds it had left when that input came;
+        a timer that had (nearly) run out, its whole length, so that what it
+        timed (a vote window, a night step) opens again whole."""
+        if not self._history:
+            return ()
+        deadlines, at = self._history[-1]
+        left = []
+        for name, (deadline, generation) in deadlines.items():
+            seconds = deadline - at
+            if seconds < NEARLY_OUT_S and name in OPEN_WHOLE_AGAIN:
+                seconds = self._lengths.get(generation, max(seconds, 0.0))
+            left.append((name, round(max(seconds, 0.0), 3)))
+        return tuple(left)
 
     def _replace(self, deadlines: Deadlines) -> None:
         self.deadlines = deadlines
@@ -121,6 +183,7 @@ class Timers:
                 if deadlines is None:
                     deadlines = dict(self.deadlines)
                 deadlines[effect.name] = (at + effect.seconds, effect.generation)
+                self._lengths[effect.generation] = effect.seconds
             elif kind is CancelTimer:
                 assert isinstance(effect, CancelTimer)
                 if deadlines is None:

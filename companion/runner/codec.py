@@ -64,6 +64,8 @@ MAX_SEED = 2**64 - 1
 MAX_ID = 200  # characters in an id: offence, team, timer, ruleset name or path
 MAX_SECONDS = 10_000_000.0  # ~116 days: longer than any game, forum deadlines included
 MAX_TIMERS = 100  # pairs in "remaining"
+#: a game clock's speed (game seconds per real second): a practice game's, a script's pace
+SPEEDS = (0.01, 10_000.0)
 
 _NIGHT_ACTIONS = {
     "shot": "shoot",
@@ -88,6 +90,8 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "ruleset_sha256",
             "start",
             "options",
+            "host_closes_votes",
+            "speed",
         ),
     ),
     "next": ((), ()),
@@ -104,8 +108,10 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     **{name: (("seat", "target"), ()) for name in _NIGHT_ACTIONS},
     "best_move": (("seat", "suspects"), ()),
     "surrender": (("team",), ()),
-    "undo": ((), ()),
+    "undo": ((), ("remaining",)),
     "wait": ((), ()),
+    # a practice game's clock speed from here on: not an input to the engine
+    "speed": (("factor",), ()),
     "timer": (("name", "generation"), ()),
     "pause": ((), ("remaining",)),
     "resume": ((), ()),
@@ -223,6 +229,20 @@ def seconds(value: object, key: str, low: float = -MAX_SECONDS) -> float:
     return float(value)
 
 
+def speed_factor(value: object, key: str) -> float:
+    """A game clock's speed within ``SPEEDS``, as a float."""
+    low, high = SPEEDS
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise BadEvent(f"{key!r} must be a speed from {low:g} to {high:g}, got {shown(value)}")
+    return float(value)
+
+
+def _speed_line(obj: dict[str, Any]) -> None:
+    """A ``speed`` line is checked here and has no event: the session
+    journals it (GameSession.speed_changed), the engine never sees it."""
+    speed_factor(obj["factor"], "factor")
+
+
 def _seats(obj: dict[str, Any], key: str) -> tuple[int, ...]:
     value = obj[key]
     if not isinstance(value, list) or len(value) > MAX_SEAT:
@@ -245,6 +265,8 @@ def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
         raise BadEvent(f"'journal' must be true or false, got {shown(obj['journal'])}")
     if "ruleset_sha256" in obj:
         text(obj, "ruleset_sha256")
+    if "speed" in obj:
+        speed_factor(obj["speed"], "speed")
     names = obj.get("names", [])
     if not isinstance(names, list) or len(names) > MAX_SEAT:
         raise BadEvent(f"'names' must be a list of names, one per seat, got {shown(names)}")
@@ -263,6 +285,7 @@ def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
         first_speaker=seat(obj, "first_speaker") if "first_speaker" in obj else 1,
         start=text(obj, "start") if "start" in obj else "",
         options=tuple(options),
+        host_closes_votes=_flag(obj, "host_closes_votes"),
     )
 
 
@@ -310,8 +333,10 @@ def _night_choice(action: str | None) -> Callable[[dict[str, Any]], Event]:
 #: input name -> the event it stands for (setup, which loads a ruleset, apart)
 _BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
     "next": lambda obj: HostAdvanced(),
-    "undo": lambda obj: Undone(),
+    # without "remaining": a script (the driver fills it) or an old journal
+    "undo": lambda obj: Undone(_remaining(obj) if "remaining" in obj else None),
     "wait": lambda obj: None,
+    "speed": _speed_line,
     "press": lambda obj: SeatPressed(seat(obj, "seat")),
     "release": lambda obj: SeatReleased(seat(obj, "seat")),
     "pass": lambda obj: SpeechPassed(seat(obj, "seat")),
@@ -374,11 +399,15 @@ def encode(event: Event) -> dict[str, Any]:
             fields["start"] = event.start
         if event.options:
             fields["options"] = list(event.options)
+        if event.host_closes_votes:
+            fields["host_closes_votes"] = True
         return {**fields, "seed": event.seed, "first_speaker": event.first_speaker}
     if isinstance(event, NightChoiceMade):
         return {"input": input_name(event), "seat": event.seat, "target": event.target}
     if isinstance(event, TimersPaused):
         return {"input": "pause", "remaining": _pairs(event.remaining)}
+    if isinstance(event, Undone) and event.remaining is not None:
+        return {"input": "undo", "remaining": _pairs(event.remaining)}
     if isinstance(event, ForumChoiceMade):
         line = {"input": "post", "seat": event.seat, "action": event.action, "target": event.target}
         return {

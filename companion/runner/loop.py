@@ -48,6 +48,9 @@ log = logging.getLogger(__name__)
 
 #: (the input refused, why, the script line it came from if any)
 Rejected = Callable[[Event, str, int | None], None]
+#: (the clock's speed now, why a change was not taken or None): after a
+#: practice game's speed change was journaled and the clock runs at it
+SpeedTaken = Callable[[float, str | None], None]
 
 #: after a timer's expiry could not be journaled (a full disk), how long the
 #: loop waits before it tries again, in seconds of the clock
@@ -60,6 +63,15 @@ class Queued:
     event: Event
     line: int | None = None  # the script line it came from, if any
     ruleset: str | None = None  # a setup's ruleset as its script names it
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedChange:
+    """The host's practice speed: the clock runs ``speed`` times as fast
+    from ``at`` (journaled; not an input to the engine)."""
+
+    at: float
+    speed: float
 
 
 class Foresight(Protocol):
@@ -106,6 +118,7 @@ class LiveLoop:
         realtime: bool = False,
         session: GameSession | None = None,
         foresight: Foresight | None = None,
+        on_speed: SpeedTaken | None = None,
     ) -> None:
         """``realtime``: ``run`` gives its thread a real-time priority and
         keeps full garbage collections to quiet moments (``QuietCollector``):
@@ -113,7 +126,8 @@ class LiveLoop:
         thread. ``session``: a game already under way (a resumed journal).
         ``foresight``: takes each timer's cues ahead of its deadline (the
         announcer); deadlines go to it on the monotonic clock
-        (``clock.wall_time`` when the clock has one)."""
+        (``clock.wall_time`` when the clock has one). ``on_speed``: told
+        after a practice speed change (``change_speed``) was taken."""
         self.clock = clock
         self.session = session or GameSession(journal=journal, game=game, deadlines=deadlines)
         self.session.on_effects = on_effects
@@ -122,7 +136,8 @@ class LiveLoop:
         self.stats = TimerStats()
         self.realtime = realtime
         self.quiet = QuietCollector() if realtime else None
-        self._queue: queue.Queue[Queued | None] = queue.Queue()
+        self._queue: queue.Queue[Queued | SpeedChange | None] = queue.Queue()
+        self.on_speed = on_speed
         self._hold_timers_until = float("-inf")
         self.foresight = foresight
         self.priority = "not asked"  # what run's thread got from raise_priority
@@ -163,6 +178,11 @@ class LiveLoop:
         stamp = self.clock.now() if at is None else at
         self._queue.put(Queued(stamp, event, line, ruleset))
 
+    def change_speed(self, speed: float) -> None:
+        """Run the clock ``speed`` times as fast from now on (a practice
+        game), journaled in its turn among the inputs. Thread-safe."""
+        self._queue.put(SpeedChange(self.clock.now(), speed))
+
     def stop(self) -> None:
         """Make ``run`` return once what is queued now is done. Thread-safe."""
         self._queue.put(None)
@@ -183,7 +203,6 @@ class LiveLoop:
             self.priority = raise_priority("timer loop")
             if self.quiet is not None:
                 self.quiet.start(self.clock.now())
-        speed = getattr(self.clock, "speed", 1.0)
         self._foresee()  # a resumed game's running timer
         while stopping is None or not stopping.is_set():
             self.last_turn = time.monotonic()
@@ -191,7 +210,8 @@ class LiveLoop:
             next_due = max(self.timers.next_due, self._hold_timers_until)
             if self.quiet is not None and self._queue.empty():
                 self.quiet.idle(now, next_due)
-            timeout = max(0.0, next_due - now) / speed
+            # The speed of the moment: a practice game's may change (change_speed).
+            timeout = max(0.0, next_due - now) / getattr(self.clock, "speed", 1.0)
             try:
                 item = self._queue.get(timeout=min(timeout, 0.5))
             except queue.Empty:
@@ -241,9 +261,13 @@ class LiveLoop:
             self._foresee()
 
     # --- one input -------------------------------------------------------------
-    def _take(self, item: Queued) -> None:
+    def _take(self, item: Queued | SpeedChange) -> None:
         at = round(item.at, 6)  # as the session keeps it
         self.fire_due(at)
+        if type(item) is SpeedChange:
+            self._change_speed(item.speed, at)
+            return
+        assert isinstance(item, Queued)
         try:
             self.session.take(item.event, at, line=item.line, ruleset=item.ruleset)
         except (IllegalInput, BadEvent) as error:
@@ -252,6 +276,30 @@ class LiveLoop:
             self.on_rejected(item.event, str(error), item.line)
         else:
             self._foresee()
+
+    def _change_speed(self, speed: float, at: float) -> None:
+        """Journal the speed, then run the clock at it: every deadline is
+        at another moment of the monotonic clock now, so the cues handed
+        over ahead are withdrawn and planned anew. A fake clock (a test's)
+        keeps its own time: only the journal and the session change.
+        ``on_speed`` is told before the cues are planned anew (the live
+        table's voice is captions only above real time)."""
+        try:
+            self.session.speed_changed(speed, at)
+        except JournalWriteError as error:
+            log.warning("the speed change was not taken: %s", error)
+            if self.on_speed is not None:
+                self.on_speed(getattr(self.clock, "speed", self.session.speed), str(error))
+            return
+        set_speed = getattr(self.clock, "set_speed", None)
+        if set_speed is not None:
+            set_speed(speed)
+        plan, self._plan = self._plan, None
+        if plan is not None and self.foresight is not None:
+            self.foresight.withdraw(plan.ticket)
+        if self.on_speed is not None:
+            self.on_speed(speed, None)  # first: the voice may be silent now
+        self._foresee()
 
     def _foresee(self) -> None:
         """Hand the earliest timer's cues to the foresight ahead of its

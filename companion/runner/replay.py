@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..core.effects import Effect
-from ..core.events import BadEvent, Event
+from ..core.events import BadEvent, Event, GameSetUp
+from ..core.rules import Ruleset
 from ..core.state import Game
 from .bulk import without_gc_pauses
 from .clock import Deadlines
@@ -37,6 +38,9 @@ class ScriptReplay:
     ) -> None:
         self.session = session or GameSession(journal=journal, on_effects=on_effects)
         self.auto_timers = auto_timers
+        # A journal's undo lines say what the timers had left, or (an old
+        # journal) nothing, and then mean what they meant when written.
+        self.session.fill_undo = auto_timers
         self.source = source
 
     # what callers read
@@ -96,18 +100,24 @@ class ScriptReplay:
         try:
             if self.auto_timers:
                 session.fire_due(line.at)
-            if event is None:  # "wait": time passes
-                session.passed(line.at, line.fields.get("line", line.number))
+            number = line.fields.get("line", line.number)
+            if event is None:
+                if line.fields.get("input") == "speed":  # a practice game's clock
+                    session.speed_changed(line.fields["factor"], line.at, line=number)
+                else:  # "wait": time passes
+                    session.passed(line.at, number)
                 return
+            if type(event) is GameSetUp:  # a practice game's speed from its start
+                session.speed = float(line.fields.get("speed", 1.0))
             ruleset = line.fields.get("ruleset")
             session.take(
-                event,
-                line.at,
-                line=line.fields.get("line", line.number),
-                ruleset=ruleset if isinstance(ruleset, str) else None,
+                event, line.at, line=number, ruleset=ruleset if isinstance(ruleset, str) else None
             )
         except (ValueError, JournalWriteError) as error:  # IllegalInput, BadEvent
-            raise ScriptError(self.source, line.number, line.text, refusal(event, error)) from None
+            refused = ScriptError(self.source, line.number, line.text, refusal(event, error))
+            game = session.game
+            refused.refused_in = game.rules if game is not None else _rules_of(event)
+            raise refused from None
 
     def advance_to(self, at: float) -> None:
         """Fire, in deadline order, every timer due by ``at``."""
@@ -116,6 +126,11 @@ class ScriptReplay:
     def apply(self, event: Event, at: float | None = None) -> tuple[Effect, ...]:
         """Take one input (not from a script) at ``at`` (default: now)."""
         return self.session.take(event, self.now if at is None else at)
+
+
+def _rules_of(event: Event | None) -> Ruleset | None:
+    """The ruleset a refused setup brought (no game has one yet)."""
+    return event.ruleset if isinstance(event, GameSetUp) else None
 
 
 def refusal(event: Event | None, error: Exception) -> str:

@@ -40,6 +40,7 @@ def resume_journal(path: Path, load_ruleset: RulesetLoader) -> Resumed:
         journal.close()
         raise
     replay.session.journal = journal
+    replay.session.fill_undo = True  # the host's undo from here on
     return Resumed(replay.session, list(text.warnings))
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.events import BadEvent, Event
+from ..core.rules import Ruleset
 from ..core.ruleset_load import RulesetError
 from . import codec
 from .bulk import without_gc_pauses
@@ -34,6 +35,10 @@ MAX_FILE = 64 * 1024 * 1024
 
 class ScriptError(ValueError):
     """A script line that cannot be run; ``str()`` is one line naming it."""
+
+    #: the ruleset of the game that refused the line's input (None: the
+    #: line did not parse): the command line words a refusal with its names
+    refused_in: Ruleset | None = None
 
     def __init__(self, source: str, line: int, text: str, message: str) -> None:
         shown_text = text if len(text) <= 80 else text[:77] + "..."

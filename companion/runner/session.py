@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core.effects import Effect, Ignored
 from ..core.engine import apply
-from ..core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused
+from ..core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused, Undone
 from ..core.state import Game
 from ..rulesets import ruleset_digest
 from . import codec
@@ -55,6 +55,14 @@ class GameSession:
         self.inputs = 0  # inputs taken
         self.ignored: list[int] = []  # script lines of inputs that changed nothing
         self.last_line = 0  # the highest script line taken (for resuming)
+        #: a practice game's clock speed (game seconds per real second) as
+        #: the journal records it: the setup's ``speed``, then ``speed`` lines
+        self.speed = 1.0
+        #: every speed journaled: (when, speed), the setup's first if not 1
+        self.speeds: list[tuple[float, float]] = []
+        #: an undo without the time left gets it from the timers' history; off
+        #: while an old journal's lines are read again (their undo had none)
+        self.fill_undo = True
 
     def take(
         self,
@@ -74,13 +82,17 @@ class GameSession:
         kind = type(event)
         if kind is TimersPaused or kind is TimeAdjusted:
             event = self._with_time_left(event, at)
+        elif kind is Undone and self.fill_undo:
+            event = self._with_undo_time(event)
         before = self.game
         game, effects = apply(before, event)
         if self.journal is not None:
-            self.journal.append(_record(event, at, line, ruleset))  # before anything is done
+            self.journal.append(_record(event, at, line, ruleset, self.speed))  # before anything
         self.game = game
         self.now = at
         self.inputs += 1
+        if kind is GameSetUp and self.speed != 1.0:
+            self.speeds.append((at, self.speed))
         self.timers.accepted(event, game is not before and before is not None, effects, at)
         if line is not None and kind is not TimerExpired:
             if line > self.last_line:
@@ -108,6 +120,13 @@ class GameSession:
             return TimeAdjusted(event.seconds, self.timers.remaining(at))
         return event
 
+    def _with_undo_time(self, event: Event) -> Event:
+        """The host's undo carries what the timers had left (a journal's
+        line already does)."""
+        if isinstance(event, Undone) and event.remaining is None:
+            return Undone(self.timers.undo_remaining())
+        return event
+
     def fire_due(self, until: float) -> None:
         """Fire, in deadline order, every timer due by ``until``, each at its
         own deadline (one an undo brought back, already past, fires now)."""
@@ -115,15 +134,39 @@ class GameSession:
             name, deadline, generation = due
             self.take(TimerExpired(name, generation), deadline)
 
+    def speed_changed(self, speed: float, at: float, *, line: int | None = None) -> None:
+        """A practice game's clock runs ``speed`` times as fast from ``at``:
+        journaled as a ``speed`` line (not an input to the engine: the state,
+        the timers and the undo history do not change; docs/journal.md).
+        Before the setup nothing is written: the setup line carries it.
+        Raises JournalWriteError (not written): nothing changed then."""
+        speed = codec.speed_factor(speed, "factor")
+        if self.game is None:
+            self.speed = speed
+            return
+        at = round(at if at > self.now else self.now, 6)
+        if self.journal is not None:
+            record: dict[str, Any] = {"at": at, "input": "speed", "factor": speed}
+            if line is not None:
+                record["line"] = line
+            self.journal.append(record)
+        self.speed = speed
+        self.speeds.append((at, speed))
+        self.now = at
+        if line is not None and line > self.last_line:
+            self.last_line = line
+
     def passed(self, at: float, line: int) -> None:
         """A script line that is not an input (``wait``) was reached at ``at``."""
         self.now = max(self.now, round(at, 6))
         self.last_line = max(self.last_line, line)
 
 
-def _record(event: Event, at: float, line: int | None, ruleset: str | None) -> dict[str, Any]:
+def _record(
+    event: Event, at: float, line: int | None, ruleset: str | None, speed: float = 1.0
+) -> dict[str, Any]:
     """The journal line of an accepted input: its time, its fields, the
-    script line it came from."""
+    script line it came from (a setup's: a practice game's ``speed``)."""
     record: dict[str, Any] = {"at": at, **codec.encode(event)}
     if isinstance(event, GameSetUp):
         reference = ruleset or event.ruleset.name
@@ -134,6 +177,8 @@ def _record(event: Event, at: float, line: int | None, ruleset: str | None) -> d
         record["ruleset"] = reference
         record["journal"] = True
         record["ruleset_sha256"] = ruleset_digest(reference)
+        if speed != 1.0:
+            record["speed"] = speed
     if line is not None and type(event) is not TimerExpired:
         record["line"] = line
     return record

@@ -56,6 +56,13 @@ class FakeSeats:
         """One key for a seat: press, and press again to release (a hold)."""
         (self.release if seat in self.held else self.press)(seat)
 
+    def lift_all(self, _: int = 0) -> None:
+        """The keys' holds forgotten once «Принято» has counted them: the next
+        key for a seat puts its hand down again. No release is sent: the
+        table needs none (a hand lifted after its count changes nothing), and
+        the host's undo must not meet inputs the host never saw."""
+        self.held.clear()
+
     def _send(self, event: ButtonEvent) -> None:
         if self._on_button is not None:
             self._on_button(event)
