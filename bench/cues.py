@@ -19,22 +19,30 @@ the audio callback). It prints its figures and asserts nothing.
 - a busy machine: ``--neighbours`` CPU-bound processes (one per core by
   default) that the bench starts and stops, and a thread replaying games
   through the engine in the bench's own process (``--no-busy-thread``: none).
+- at the sink (``bench/cues_sink.py``): a game through the speaker as the
+  live table opens it (the main stream and the quick lane for inputs'
+  answers; ``--single-stream``: the main stream alone, as before issue
+  23), heard at the null sink's monitor (``bench/sink.py``, needs
+  ``parec``): the answer to a host key (press -> first sound) and the timer
+  cues (deadline -> first sound), p50/p99, and the underruns of each
+  stream meanwhile.
 - naive: ``pyttsx3.say(text); runAndWait()`` called at each deadline, the
-  way a first version would do it. aplay gives no hook at the moment it
-  hands its first sample over, so two figures stand in for it: the
-  synthesis that must finish before aplay even starts (a lower bound, over
-  as many cues as ours), and, side by side with ours, deadline -> first
-  sound at the null sink's monitor (``bench/sink.py``, needs ``parec`` and
-  aplay reaching PulseAudio: alsa-utils and libasound2-plugins).
+  way a first version would do it, in a process of its own
+  (``bench/naive.py``): deadline -> first sound at the same monitor (aplay
+  must reach PulseAudio: alsa-utils and libasound2-plugins), each cue after
+  silence, and the synthesis that must finish before aplay even starts.
+  The last lines set ours against it.
 - drift: three simulated hours of turns on a fake clock.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Hashable
@@ -45,8 +53,8 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.naive import ROLES, busy_core, cue_variants, pct
-from bench.sink import SinkMonitor
+from bench.cues_sink import ours_at_sink, report
+from bench.naive import ROLES, busy_core, pct
 from companion.core.effects import Effect, Say
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced, TimerExpired
@@ -115,18 +123,27 @@ def scaled_rules() -> Ruleset:
 
 
 def open_output(
-    device: str | None, latency: float | str | None = None, blocksize: int | None = None
+    device: str | None,
+    latency: float | str | None = None,
+    blocksize: int | None = None,
+    quick: bool = True,
 ) -> tuple[Any, str]:
+    """The speaker as the live table opens it (real-time, the quick lane
+    with ``quick``), or the callback's code path on a thread."""
+    options: dict[str, Any] = {} if blocksize is None else {"blocksize": blocksize}
     try:
-        speaker = (
-            SoundDeviceSpeaker(device, realtime=True, latency=latency)
-            if blocksize is None
-            else SoundDeviceSpeaker(device, realtime=True, latency=latency, blocksize=blocksize)
-        )
-        return speaker, f"a real output stream ({device or 'default device'})"
+        speaker = SoundDeviceSpeaker(device, realtime=True, latency=latency, quick=quick, **options)
     except Exception as error:
         reason = str(error).splitlines()[0]
         return CallbackThread(), f"the callback code path on a thread (no sound device: {reason})"
+    lanes = ", ".join(
+        f"{lane.name} {lane.latency * 1000:.0f} ms in {lane.block_s * lane.format.rate:.0f}-frame blocks"
+        for lane in speaker.lanes
+    )
+    return (
+        speaker,
+        f"{len(speaker.lanes)} output stream(s) on {device or 'the default device'} ({lanes})",
+    )
 
 
 def urgent(effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
@@ -162,10 +179,15 @@ def neighbours(count: int) -> list[subprocess.Popen[bytes]]:
 
 
 def ours(
-    cues: int, device: str | None, latency: float | str | None, blocksize: int | None, foresee: bool
+    cues: int,
+    device: str | None,
+    latency: float | str | None,
+    blocksize: int | None,
+    foresee: bool,
+    quick: bool,
 ) -> None:
     rules = scaled_rules()
-    speaker, where = open_output(device, latency, blocksize)
+    speaker, where = open_output(device, latency, blocksize, quick)
     voice = Announcer(
         Catalogue.load("ru"),
         rules,
@@ -205,7 +227,7 @@ def ours(
     started = list(playback.started)
     lateness = runtime.stats.lateness
     print(
-        f"ours: {len(started)} cues through {where}, buffer {getattr(speaker, '_latency', 0) * 1000:.0f} ms, blocks of {blocksize or 'default'},"
+        f"ours: {len(started)} cues through {where},"
         f" {'foreseen timer cues scheduled on the audio clock' if foresee else 'every cue played when its input is taken'}"
     )
     print(f"  priority: audio {speaker.priority}, timer loop {runtime.priority}")
@@ -215,10 +237,21 @@ def ours(
             continue
         handed = [s.handed - s.due for s in group]
         audible = [s.audible - s.due for s in group]
+        lanes = {
+            lane: sum(s.lane == lane for s in group) for lane in sorted({s.lane for s in group})
+        }
         print(
-            f"  {name} ({len(group)}): deadline -> handed to the device p50 {pct(handed, 0.5):7.2f} ms  p99 {pct(handed, 0.99):7.2f} ms;"
+            f"  {name} ({len(group)}, by lane {lanes}): deadline -> handed to the device p50 {pct(handed, 0.5):7.2f} ms  p99 {pct(handed, 0.99):7.2f} ms;"
             f"  -> at the device's output clock p50 {pct(audible, 0.5):7.2f} ms  p99 {pct(audible, 0.99):7.2f} ms"
         )
+        behind = [s for s in group if s.free > s.due + 0.001]
+        if behind:
+            free = [s.audible - s.free for s in group]
+            print(
+                f"    {len(behind)} due while another cue was still sounding (they wait for it, or"
+                f" cut in where the main stream's buffer ends); from when the speaker was free:"
+                f" p50 {pct(free, 0.5):7.2f} ms  p99 {pct(free, 0.99):7.2f} ms"
+            )
         late = [s for s in group if s.audible - s.due > 0.01]
         if late:
             notice = [s.due - s.queued for s in late]
@@ -226,41 +259,13 @@ def ours(
                 f"    {len(late)} heard over 10 ms late; they were handed over {pct(notice, 0.5):.0f} ms (p50)"
                 f" and at most {max(notice) * 1000:.0f} ms before they were due"
             )
-    print(f"  underruns: {speaker.underruns}")
+    by_lane = {
+        lane.name: f"{lane.underruns} ({lane.underruns_in_cue} during a cue)"
+        for lane in getattr(speaker, "lanes", [])
+    }
+    print(f"  underruns: {speaker.underruns} {by_lane}")
     print(
         f"  timer firing error ({len(lateness)} timers): p50 {pct(lateness, 0.5):6.3f} ms   p99 {pct(lateness, 0.99):6.3f} ms"
-    )
-
-
-def ours_at_sink(cues: int, device: str | None) -> None:
-    """Deadline -> first sound at the null sink's monitor, each cue after
-    silence, through the Announcer as in a game (bench/naive.py measures
-    the naive path the same way)."""
-    try:
-        monitor = SinkMonitor()
-    except OSError as error:
-        print(f"at the sink: not measured ({error})")
-        return
-    rules = load_ruleset("tournament")
-    speaker, where = open_output(device)
-    voice = Announcer(Catalogue.load("ru"), rules, speaker, WavCache(), TtsVoice("ru"))
-    voice.prepare(10)
-    playback: Playback = speaker.playback
-    heard_after: list[float] = []
-    for cue, args, _ in cue_variants(cues):
-        while not playback.idle:  # a phrase may pause between its sentences
-            time.sleep(0.01)
-        monitor.wait_quiet()
-        deadline = time.monotonic()
-        voice.say(Say(cue, tuple(args.items())))
-        heard = monitor.onset(deadline)
-        if heard is not None:
-            heard_after.append(heard - deadline)
-    voice.close()
-    monitor.close()
-    print("at the sink: deadline -> first sound at vsink.monitor, each cue after silence")
-    print(
-        f"  ours ({len(heard_after)} cues, pre-rendered, {where}): p50 {pct(heard_after, 0.5):6.1f} ms   p99 {pct(heard_after, 0.99):6.1f} ms"
     )
 
 
@@ -298,7 +303,10 @@ def main() -> None:
     parser.add_argument("--cues", type=int, default=1000)
     parser.add_argument("--naive", type=int, default=1000, help="cues for naive synthesis")  # fmt: skip
     parser.add_argument(
-        "--at-sink", type=int, default=50, help="cues for each path measured at the sink (0: skip)"
+        "--at-sink",
+        type=int,
+        default=50,
+        help="host keys (and naive cues) heard at the sink (0: skip)",
     )
     parser.add_argument("--device", default=None)
     parser.add_argument(
@@ -310,48 +318,85 @@ def main() -> None:
     parser.add_argument(
         "--latency",
         default=str(OUTPUT_LATENCY),
-        help="the device buffer: seconds, or low/high (PortAudio's)",
+        help="the main stream's buffer: seconds, or low/high (PortAudio's)",
     )
     parser.add_argument(
         "--no-foresight",
         action="store_true",
         help="play every cue when the loop takes its input (before issue 9)",
     )
+    parser.add_argument(
+        "--single-stream",
+        action="store_true",
+        help="no quick lane: inputs' answers on the main stream too (before issue 23)",
+    )
     parser.add_argument("--blocksize", type=int, default=None, help="frames per callback")
     parser.add_argument(
         "--no-busy-thread",
         action="store_true",
-        help="no thread replaying games in the bench's own process (it holds the interpreter)",
+        help="no thread replaying games in the bench's process, nor in the naive one (it holds the interpreter)",
     )
     args = parser.parse_args()
     latency: float | str = args.latency if args.latency in ("low", "high") else float(args.latency)
-    print(f"Python {sys.version.split()[0]}, {args.neighbours} CPU-bound neighbour process(es)")
+    quick = not args.single_stream
+    print(
+        f"Python {sys.version.split()[0]}, {args.neighbours} CPU-bound neighbour process(es),"
+        f" {'no' if args.no_busy_thread else 'a'} busy thread in each measured process;"
+        f" load average {_load()} at the start"
+    )
     busy_processes = neighbours(args.neighbours)
     stop, counter = threading.Event(), [0]
     busy = threading.Thread(target=busy_core, args=(stop, counter), daemon=True)
     if not args.no_busy_thread:
         busy.start()  # the whole time, for every path
+    naive_heard: dict[str, list[float]] | None = None
+    at_sink: Any = "not asked for (--at-sink 0)"
     try:
-        ours(args.cues, args.device, latency, args.blocksize, not args.no_foresight)
+        if args.cues:
+            ours(args.cues, args.device, latency, args.blocksize, not args.no_foresight, quick)
         if args.at_sink:
-            ours_at_sink(args.at_sink, args.device)
+            speaker, where = open_output(args.device, latency, args.blocksize, quick)
+            at_sink = (
+                ours_at_sink(args.at_sink, speaker, where)
+                if isinstance(speaker, SoundDeviceSpeaker)
+                else "not measured (no sound device)"
+            )
         stop.set()
         print(f"(a busy core meanwhile: {counter[0]} engine steps on another thread)")
         sys.stdout.flush()
         if args.naive or args.at_sink:
-            # The naive path in a process of its own, with its own busy thread:
-            # pyttsx3 keeps one espeak driver per process, and ours already uses it.
-            naive = Path(__file__).with_name("naive.py")
-            subprocess.run(
-                [sys.executable, str(naive), f"--cues={args.naive}", f"--at-sink={args.at_sink}"],
-                check=False,
-            )
+            naive_heard = run_naive(args.naive, args.at_sink, args.no_busy_thread)
     finally:
         for process in busy_processes:
             process.kill()
             process.wait()
     drift()
-    print("targets: cue p99 <= 10 ms, timer error p99 <= 2 ms, zero drift after 3 hours")
+    print("\n".join(report(at_sink, naive_heard)))
+    print(f"load average {_load()} at the end")
+    print(
+        "targets: cue p99 <= 10 ms, timer error p99 <= 2 ms, zero drift after 3 hours;"
+        " a host key's answer at the sink below naive at p50 and p99, goal p99 <= 20 ms"
+    )
+
+
+def run_naive(cues: int, at_sink: int, no_busy_thread: bool) -> dict[str, list[float]] | None:
+    """The naive path in a process of its own (pyttsx3 keeps one espeak
+    driver per process, and ours already uses it), with its own busy thread
+    unless ``no_busy_thread``; what it heard at the sink."""
+    naive = Path(__file__).with_name("naive.py")
+    with tempfile.TemporaryDirectory(prefix="companion-naive-") as folder:
+        figures = Path(folder) / "naive.json"
+        command = [sys.executable, str(naive), f"--cues={cues}", f"--at-sink={at_sink}"]
+        command += [f"--figures={figures}"] + (["--no-busy-thread"] if no_busy_thread else [])
+        subprocess.run(command, check=False)
+        if not figures.exists():
+            return None
+        heard: dict[str, list[float]] = json.loads(figures.read_text(encoding="utf-8"))
+        return heard
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 if __name__ == "__main__":

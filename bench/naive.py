@@ -13,6 +13,7 @@ scripts share.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import threading
@@ -67,12 +68,13 @@ def naive_engine() -> Any:
     return engine
 
 
-def naive_at_sink(cues: int) -> None:
+def naive_at_sink(cues: int) -> list[float]:
+    """Deadline -> first sound at the sink for ``cues`` cues, each after silence."""
     try:
         monitor = SinkMonitor()
     except OSError as error:
         print(f"  naive at the sink: not measured ({error})")
-        return
+        return []
     engine = naive_engine()
     engine.say("Начинаем")  # pyttsx3's first say() after init returns at once: not counted
     engine.runAndWait()
@@ -91,6 +93,7 @@ def naive_at_sink(cues: int) -> None:
         f"  naive say()+runAndWait() via aplay ({len(heard_after)} cues): p50 {pct(heard_after, 0.5):6.1f} ms   p99 {pct(heard_after, 0.99):6.1f} ms"
         + (f"   ({missing} never heard: is aplay installed?)" if missing else "")
     )
+    return heard_after
 
 
 def naive_synthesis(cues: int) -> None:
@@ -115,13 +118,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cues", type=int, default=1000, help="cues for the synthesis figure")
     parser.add_argument("--at-sink", type=int, default=50, help="cues heard at the sink (0: skip)")
+    parser.add_argument("--no-busy-thread", action="store_true", help="no thread replaying games")
+    parser.add_argument("--figures", type=Path, help="write what was heard at the sink here (JSON)")
     args = parser.parse_args()
     stop, counter = threading.Event(), [0]
-    threading.Thread(target=busy_core, args=(stop, counter), daemon=True).start()
-    print("naive pyttsx3 on demand, in a process of its own:")
+    if not args.no_busy_thread:
+        threading.Thread(target=busy_core, args=(stop, counter), daemon=True).start()
+    print(
+        "naive pyttsx3 on demand, in a process of its own"
+        + ("" if args.no_busy_thread else " with a thread replaying games")
+        + ":"
+    )
+    heard: list[float] = []
     if args.at_sink:  # first: after save_to_file, pyttsx3's say() keeps writing to that file
-        naive_at_sink(args.at_sink)
-    naive_synthesis(args.cues)
+        heard = naive_at_sink(args.at_sink)
+    sys.stdout.flush()
+    if args.figures is not None:
+        args.figures.write_text(json.dumps({"at_sink": heard}), encoding="utf-8")
+    if args.cues:
+        naive_synthesis(args.cues)
     stop.set()
 
 

@@ -73,6 +73,8 @@ class VoiceConfig:
     device: str | None = None  # a PortAudio device index or part of its name
     captions_only: bool = False
     latency: str = "normal"  # the sound device's buffer: "normal" (~0.1 s) or "low" (~23 ms)
+    #: a second, small-buffered stream for the answers to inputs (docs/voice.md, "Two lanes")
+    quick: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ SECTIONS: dict[str, tuple[str, ...] | None] = {
     "lang": None,
     "table": ("ruleset", "seats"),
     "seats": ("mode", "pin_map"),
-    "voice": ("voice", "rate", "pack", "device", "captions_only", "latency"),
+    "voice": ("voice", "rate", "pack", "device", "captions_only", "latency", "quick"),
     "microphone": (
         "listen",
         "device",
@@ -132,6 +132,7 @@ class _Reader:
                 device=self._device(voice),
                 captions_only=voice.bool_("captions_only", False),
                 latency=voice.choice("latency", LATENCIES, "normal"),
+                quick=voice.bool_("quick", True),
             ),
             microphone=MicrophoneConfig(
                 listen=mic.bool_("listen", False),

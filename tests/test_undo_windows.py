@@ -174,9 +174,7 @@ def test_each_night_step_that_ran_out_is_undone_back_and_asked_again(
         game = play({"input": "choice", "seat": actor, "target": 10}, table=table_)
         assert (step, actor, 10) in table(game).choices
     said: list[str] = []
-    table_.on_effects = lambda at, effects: said.extend(
-        e.cue for e in effects if hasattr(e, "cue")
-    )
+    table_.on_effects = lambda at, effects: said.extend(e.cue for e in effects if hasattr(e, "cue"))
     play({"input": "resume"}, table=table_)
     assert said == ["resumed", steps[index].cue]
 

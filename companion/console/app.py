@@ -22,7 +22,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.app import App
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
@@ -43,18 +42,14 @@ from .dialogs import AskYesNo
 from .forum_setup import first_game_day
 from .history import Past, began, journal_past, where
 from .players_count import PlayersCount
-from .protocol_files import set_aside
 from .script_inputs import LAG_S, ScriptInputs, journal_records, line_number, played_in
 from .setup_screen import SetupScreen
 from .table_host import (
     PRACTICE_SPEED,
     TableHost,
-    TableLost,
-    TableNotice,
-    TableRefused,
-    TableUpdated,
 )
-from .words import PART_NOTICES, Words
+from .table_news import TableNews
+from .words import Words
 
 # The game's screens, the protocol and the refusals' words are imported
 # where they are used, and once the first screen is up (``_start_up``):
@@ -62,7 +57,6 @@ from .words import PART_NOTICES, Words
 if TYPE_CHECKING:
     from ..voice.speaker import Speaker
     from .console_lock import ConsoleLock
-    from .table_host import AnyTable
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +69,7 @@ class ScriptFed(Message):
         self.table = table
 
 
-class ConsoleApp(App[None]):
+class ConsoleApp(TableNews):
     CSS_PATH = "console.tcss"
     # Textual's palette speaks English; «?» shows every key of a screen in
     # the host's language instead (keymap.py).
@@ -138,18 +132,11 @@ class ConsoleApp(App[None]):
         # while the table's loop has turned lately, so a hang of either stops it.
         self.watchdog = ServiceWatchdog(self._table_beat)
 
-    # What the screens, tests and benches read of the table (table_host.py).
-    @property
-    def table(self) -> AnyTable | None:
-        return self.host.table
-
+    # What the screens, tests and benches read of the table (table_host.py;
+    # ``table`` and ``journal_path`` too, in table_news.py).
     @property
     def own_process(self) -> bool:
         return self.host.own_process
-
-    @property
-    def journal_path(self) -> Path | None:
-        return self.host.journal_path
 
     def _table_beat(self) -> float | None:
         """When the table's loop last went round (None: no table)."""
@@ -412,104 +399,6 @@ class ConsoleApp(App[None]):
     def on_script_fed(self, message: ScriptFed) -> None:
         if message.table == self.host.number and self.inputs is not None:
             self.notify(self.words("script_fed", file=self.inputs.path.name), timeout=15)
-
-    # --- what the table posts ---------------------------------------------------------
-    def on_table_updated(self, message: TableUpdated) -> None:
-        from .forum_screen import ForumScreen
-        from .table_screen import TableScreen
-
-        if message.table != self.host.number:
-            return
-        screen = self.screen
-        if isinstance(screen, TableScreen | ForumScreen):
-            screen.show_update(message.update)
-            self._show_parts(screen)
-        game = message.update.game
-        if game is not None:
-            self.players.seen(game)
-        if game is not None and game.phase == "ended" and message.update.effects:
-            self._game_over()
-        elif game is not None and game.phase != "ended" and self.saved_protocol:
-            self._ending_undone()
-
-    def _ending_undone(self) -> None:
-        """The game's end was undone: its protocol files set aside."""
-        moved = set_aside(self.saved_protocol)
-        self.saved_protocol = []
-        if moved:
-            folder = moved[0].parent
-            self.notify(self.words("protocol_set_aside", folder=folder), timeout=15)
-
-    def on_table_lost(self, message: TableLost) -> None:
-        """The table's process died (a crash, a kill): every accepted input
-        is in the journal, so the game goes on from it in a new process."""
-        path = self.journal_path
-        if message.table != self.host.number or path is None:
-            return
-        log.error("%s; resuming %s", message.reason, path)
-        self.notify(self.words("table_lost", reason=message.reason), severity="error", timeout=15)
-        self.host.close()
-        self.resume(path)
-
-    def on_table_notice(self, message: TableNotice) -> None:
-        if message.table != self.host.number:
-            return
-        what = message.what
-        key = {
-            "lost": "mic_lost",
-            "back": "mic_back",
-            "words_off": "mic_words_off",
-            "no_seats": "mic_no_seats",
-        }.get(what, what if what in PART_NOTICES else "mic_failed")
-        if what in ("journal_moved", "journal_in_memory"):
-            self.host.journal_path = Path(message.line)  # the game's journal is there now
-        good = what in ("back", "voice_back", "journal_ok")
-        loud = what in ("journal_moved", "journal_in_memory", "journal_failed")
-        self.notify(
-            self.words(key, reason=message.line),
-            severity="information" if good else "error" if loud else "warning",
-            timeout=30 if loud else 15,
-        )
-
-    def on_table_refused(self, message: TableRefused) -> None:
-        from .forum_screen import ForumScreen
-        from .refusals import refusal_line
-        from .table_screen import TableScreen
-
-        if message.table != self.host.number:
-            return
-        table = self.host.table
-        rules = table.game.rules if table is not None and table.game is not None else None
-        said = refusal_line(message.reason, rules, self.words.lang)  # the core's, in words
-        if message.line is not None and self.host.feeding:
-            # As a replay stops at a refused line: the script and the game disagree.
-            self.host.stop_feeding()
-            reason = self.words("script_line_refused", line=message.line, reason=said)
-            self.notify(self.words("script_stopped", reason=reason), severity="error", timeout=30)
-        screen = self.screen
-        if isinstance(screen, TableScreen | ForumScreen):
-            screen.show_refusal(said)
-        else:
-            self.notify(self.words("refused", reason=said), severity="warning")
-
-    def _game_over(self) -> None:
-        """The protocol saved in all three formats and shown; the table's
-        screen stays until the host moves on (``n``), so an undo still works."""
-        from ..protocol import archive
-        from ..protocol.report import protocol as protocol_lines
-        from .protocol_screen import ProtocolScreen
-
-        table, path = self.table, self.journal_path
-        if table is None or path is None or table.game is None:
-            return
-        try:
-            made, _ = archive.from_journal(path, load_ruleset, self.config.lang)
-            self.saved_protocol = archive.save_all(made, self.config.paths.games, self._now())
-            saved = self.words("protocol_saved", paths=", ".join(map(str, self.saved_protocol)))
-        except (OSError, ValueError) as error:
-            saved = self.words("protocol_failed", error=error)
-        lines = protocol_lines(table.game, self.config.lang)
-        self.push_screen(ProtocolScreen(self.words, lines, saved))
 
     # --- the end ---------------------------------------------------------------------
     def _let_go_of_tables(self) -> None:

@@ -409,6 +409,7 @@ class ForumScreen(Screen[None]):
         choices = [
             (",".join(s), " + ".join(self.words.team(game.rules, t) for t in s)) for s in sets
         ]
+
         def declare(key: str) -> None:
             question = self.words("ask_declare_ends", teams=dict(choices)[key])
             self.app.push_screen(

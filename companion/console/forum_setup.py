@@ -103,9 +103,7 @@ class ForumFields(Vertical):
         with Horizontal(classes="options"):
             for option in FORUM_OPTIONS:
                 ticked = option in self.ticked
-                yield OptionBox(
-                    w(f"option.{option}"), ticked, id=f"option-{option}", compact=True
-                )
+                yield OptionBox(w(f"option.{option}"), ticked, id=f"option-{option}", compact=True)
 
     def start(self) -> str | None:
         """The first game day, "YYYY-MM-DD", or None when it is not a date."""

@@ -211,6 +211,8 @@ def timer_value(game: Game, deadlines: Deadlines, now: float) -> tuple[str, str]
     if state.turn_over and game.phase == "speeches":
         return _clock(0), "overrun"
     running = deadlines.get(name or "")
+    if running is None and name == "vote" and state.host_closes_votes:
+        return "", ""  # the window waits for the host's «Спасибо»: no time runs
     if running is None:
         return "-:--", ""
     left = max(0.0, running[0] - now)

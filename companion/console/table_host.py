@@ -158,6 +158,7 @@ class TableHost:
             device=voice.device,
             captions_only=voice.captions_only,
             latency=voice.latency,
+            quick=voice.quick,
         )
 
     def _ears_settings(self) -> EarsSettings | None:

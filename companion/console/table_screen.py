@@ -320,8 +320,9 @@ class TableScreen(AskingKeys):
         self.query_one("#next", Static).update(self._next_line(game))
         standing = nominees_stand(game)
         nominees = ", ".join(map(str, table_or_blank(game).nominees)) if standing else ""
+        empty = self.words("no_nominees") if standing else ""  # no line at night
         self.query_one("#nominees", Static).update(
-            self.words("nominees", seats=nominees) if nominees else self.words("no_nominees")
+            self.words("nominees", seats=nominees) if nominees else empty
         )
         self.query_one("#votes", Static).update(votes_line(game, self.words))
         self._show_proposals(game)
@@ -333,7 +334,8 @@ class TableScreen(AskingKeys):
         what = next_words(game, self.words)
         mode = self.words("hold_on" if self._holding(game) else "hold_off")
         line = self.words("next", what=what) if what else ""
-        return f"{line}   {self.words('keys_mode', mode=mode)}"
+        keys = self.words("keys_mode", mode=mode)
+        return f"{line}\n{keys}" if line else keys  # two lines: neither wraps mid-phrase
 
     def _show_proposals(self, game: Game) -> None:
         if not game.proposals:

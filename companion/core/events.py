@@ -54,7 +54,9 @@ class GameSetUp:
 
     def __post_init__(self) -> None:
         if not isinstance(self.host_closes_votes, bool):
-            raise BadEvent(f"host_closes_votes must be true or false, got {self.host_closes_votes!r}")
+            raise BadEvent(
+                f"host_closes_votes must be true or false, got {self.host_closes_votes!r}"
+            )
         if not isinstance(self.seats, int) or isinstance(self.seats, bool) or self.seats < 2:
             raise BadEvent(f"seats must be a whole number of at least 2, got {self.seats!r}")
         if self.roles is not None and len(self.roles) != self.seats:

@@ -165,9 +165,7 @@ TIMERS = {
 
 
 def _new_state(setup: GameSetUp) -> TableState:
-    return TableState(
-        first_speaker=setup.first_speaker, host_closes_votes=setup.host_closes_votes
-    )
+    return TableState(first_speaker=setup.first_speaker, host_closes_votes=setup.host_closes_votes)
 
 
 def _no_sanction(t: Step, number: int, cost: str) -> None:

@@ -55,9 +55,12 @@ Status = Callable[[str, str], None]
 class Device(Protocol):
     """What a sound device's speaker offers (``SoundDeviceSpeaker``)."""
 
-    playback: Playback
-    underruns: int
     priority: str
+
+    @property
+    def playback(self) -> Playback: ...
+    @property
+    def underruns(self) -> int: ...
 
     def play(
         self,
@@ -299,12 +302,14 @@ def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
-def device_opener(device: str | None, latency: float | str | None) -> Callable[[], Any]:
+def device_opener(
+    device: str | None, latency: float | str | None, quick: bool = True
+) -> Callable[[], Any]:
     """Opens the sound device the settings name, as ``open_speaker`` does."""
     from .speaker import SoundDeviceSpeaker
 
     def open_device() -> Any:
         chosen: str | int | None = int(device) if device and device.isdigit() else device
-        return SoundDeviceSpeaker(chosen, realtime=True, latency=latency)
+        return SoundDeviceSpeaker(chosen, realtime=True, latency=latency, quick=quick)
 
     return open_device

@@ -24,9 +24,12 @@ class VoiceSettings:
     pack: Path | None = None
     device: str | None = None
     captions_only: bool = False
-    #: the sound device's buffer: "normal" (OUTPUT_LATENCY, ~0.1 s: no
-    #: underruns on a busy machine) or "low" (~23 ms: a button's cue sooner)
+    #: the main stream's buffer: "normal" (OUTPUT_LATENCY, ~0.1 s: no
+    #: underruns on a busy machine) or "low" (~23 ms)
     latency: str = "normal"
+    #: a second, small-buffered stream for the answers to inputs (the quick
+    #: lane: ~15 ms after a press instead of ~0.1 s), where one can be opened
+    quick: bool = True
 
     @property
     def tts(self) -> TtsVoice:
@@ -40,14 +43,14 @@ def speaker_for(settings: VoiceSettings, captions: TextIO | None) -> Speaker:
     if settings.captions_only:
         return CaptionSpeaker(captions)
     latency = "low" if settings.latency == "low" else None
-    speaker = open_speaker(settings.device, captions, latency=latency)
+    speaker = open_speaker(settings.device, captions, latency=latency, quick=settings.quick)
     if not isinstance(speaker, SoundDeviceSpeaker):
         return speaker  # no device at the start: captions, as said once
     from .recovery import RecoveringSpeaker, device_opener
 
     return RecoveringSpeaker(
         speaker,
-        device_opener(settings.device, latency),
+        device_opener(settings.device, latency, settings.quick),
         CaptionSpeaker(captions),
         name=settings.device or "default",
     )

@@ -1,16 +1,19 @@
 """The ``Speaker`` port: cues out through the sound card, or as captions.
 
-``SoundDeviceSpeaker`` keeps ONE output stream open for the whole game. Its
-callback (:class:`Playback`) copies samples from the cue playing now and,
-when that ends, from the next one queued: cues never overlap. An urgent cue
-(«Стоп», «Спасибо», time is up) drops the queue and cuts in over the cue
-playing. A cue whose moment is known ahead (``play(..., at=...)``) starts
-at the frame that sounds at that moment, so the stream can keep a deep
-buffer (``OUTPUT_LATENCY``) that a busy machine cannot run dry. ``play``
-only hands the cue over and never blocks or raises; the callback takes no
-lock, and stream errors are logged once. With no audio device the game runs
-on with captions (``CaptionSpeaker``) and one warning saying why; a device
-that goes away during the game is watched for and opened again by
+``SoundDeviceSpeaker`` keeps its output streams open for the whole game.
+Cues never overlap: one plays after another, and an urgent cue («Стоп»,
+«Спасибо», time is up) drops the queue and cuts in over the cue playing. A
+cue whose moment is known ahead (``play(..., at=...)``) starts at the frame
+that sounds at that moment, so the main stream can keep a deep buffer
+(``OUTPUT_LATENCY``) that a busy machine cannot run dry. The answer to an
+input cannot be known ahead: with ``quick``, a second stream with a small
+buffer (the *quick lane*, voice/lane.py) plays it, and the sound server
+mixes the two; where a second stream cannot be opened (a bare ALSA card
+without dmix), or while it is stalled, the main stream plays it a buffer
+later. ``play`` only hands the cue over and never blocks or raises; stream
+errors are logged once. With no audio device the game runs on with
+captions (``CaptionSpeaker``) and one warning saying why; a device that
+goes away during the game is watched for and opened again by
 ``recovery.RecoveringSpeaker`` (``trouble`` says when it is gone).
 """
 
@@ -25,20 +28,29 @@ from typing import Any, NamedTuple, Protocol, TextIO
 
 from ..runner.priority import raise_priority
 from .audio import TTS_FORMAT, AudioFormat, Clip
+from .floor import Floor
+from .lane import (
+    LOW_LATENCY_BLOCK,
+    OUTPUT_LATENCY,
+    QUICK_BLOCK,
+    QUICK_LATENCY,
+    QUICK_STALL_S,
+    Lane,
+    open_stream,
+)
 from .playback import Playback, Started
 
-__all__ = ["CaptionSpeaker", "FakeSpeaker", "Playback", "SoundDeviceSpeaker", "Speaker", "Started"]
+__all__ = [
+    "OUTPUT_LATENCY",
+    "CaptionSpeaker",
+    "FakeSpeaker",
+    "Playback",
+    "SoundDeviceSpeaker",
+    "Speaker",
+    "Started",
+]
 
 log = logging.getLogger(__name__)
-
-
-#: Seconds of sound the device keeps queued. 0.1 s: with every core busy,
-#: a ~10 ms buffer ran dry dozens of times a run here, and on PulseAudio
-#: each underrun silenced the stream for up to two seconds while it
-#: restarted (the tail of bench/cues.py). Cues known ahead are scheduled on
-#: the audio clock and lose nothing to the depth; a cue for a button press
-#: is heard this much later than it is handed over.
-OUTPUT_LATENCY = 0.1
 
 
 class Speaker(Protocol):
@@ -68,65 +80,19 @@ class SchedulingSpeaker(Speaker, Protocol):
         """Drop the cues of ``ticket`` that have not started yet."""
 
 
-#: frames per callback with ``latency="low"`` (~12 ms at 22 050 Hz)
-LOW_LATENCY_BLOCK = 256
-
-
-def _open_stream(
-    device: str | int | None,
-    fmt: AudioFormat,
-    blocksize: int,
-    callback: Any,
-    latency: float | str = OUTPUT_LATENCY,
-) -> Any:
-    """A sounddevice output stream (not started yet): mono at ``fmt.rate``
-    if the device takes it, else its own rate and channel count."""
-    import sounddevice  # lazily: it needs libportaudio2
-
-    attempts: list[tuple[int, int]] = [(fmt.rate, 1)]
-    try:
-        info = sounddevice.query_devices(device, "output")
-    except sounddevice.PortAudioError:
-        if device is None:  # PortAudio says "Error querying device -1"
-            raise OSError("no sound card found") from None
-        info = None
-    except ValueError:  # no device of that name: OutputStream below says so
-        info = None
-    if info is not None:
-        attempts += [(int(info["default_samplerate"]), 1), (int(info["default_samplerate"]), 2)]
-    error: Exception | None = None
-    for rate, channels in attempts:
-        try:
-            stream = sounddevice.OutputStream(
-                samplerate=rate,
-                channels=channels,
-                dtype="int16",
-                blocksize=blocksize,
-                latency=latency,
-                device=device,
-                callback=callback,
-            )
-        except (ValueError, sounddevice.PortAudioError) as failure:
-            error = error or failure
-            continue
-        return stream
-    assert error is not None
-    raise error
-
-
 class SoundDeviceSpeaker:
-    """Plays cues through sounddevice (PortAudio) from one output stream.
+    """Plays cues through sounddevice (PortAudio): the main stream, and with
+    ``quick`` a second one for the answers to inputs.
 
-    ``stream_factory(device, fmt, blocksize, callback)`` opens the stream
-    (started here once the playback side is ready); tests pass a fake one
-    and drive the callback themselves.
+    ``stream_factory(device, fmt, blocksize, callback, **options)`` opens a
+    stream (started here once the playback side is ready); tests pass a
+    fake one and drive the callbacks themselves.
     """
 
     schedules = True  # play(at=...) and withdraw() keep their promise
     format: AudioFormat
-    playback: Playback
-    _stream: Any
-    _latency: float
+    main: Lane
+    quick: Lane | None
 
     def __init__(
         self,
@@ -137,55 +103,90 @@ class SoundDeviceSpeaker:
         # the block, and fewer, larger callbacks take the interpreter less
         # often (with 128, bursts of a dozen callbacks held up the loop).
         blocksize: int = 1024,
-        stream_factory: Callable[..., Any] = _open_stream,
+        stream_factory: Callable[..., Any] = open_stream,
         clock: Callable[[], float] = time.monotonic,
         realtime: bool = False,
         latency: float | str | None = None,
+        quick: bool = False,
     ) -> None:
-        """``realtime``: the stream is opened and started from a thread with
-        a real-time priority, so that the threads the sound stack makes for
-        it inherit that priority (PortAudio's callback thread, and the
-        PulseAudio client's own thread, which the callback waits on and
-        which starved under load); the callback asks again on its first
-        call. ``latency``: the device buffer in seconds (``OUTPUT_LATENCY``
-        by default) or PortAudio's "low"/"high"."""
+        """``realtime``: the streams are opened and started from a thread
+        with a real-time priority, so that the threads the sound stack makes
+        for them inherit that priority (PortAudio's callback threads, and
+        the PulseAudio client's own thread, which the callback waits on and
+        which starved under load); each callback asks again on its first
+        call. ``latency``: the main stream's buffer in seconds
+        (``OUTPUT_LATENCY`` by default) or PortAudio's "low"/"high".
+        ``quick``: open the quick lane too (if it cannot be opened, the main
+        stream plays everything, and one line says so)."""
         self._clock = clock
         self._reported: set[str] = set()
-        self._raise_priority = realtime
-        self.priority = "not asked"  # what the thread that opened the stream got
-        self.underruns = 0  # callbacks that PortAudio flagged with an output underflow
-        self._last_callback = clock()  # when the stream last asked for sound
+        self.priority = "not asked"  # what the thread that opened the streams got
         self._closed = False
+        self.quick = None
         options = {} if latency is None else {"latency": latency}
         if latency == "low":
             # The buffer is at least two blocks: 1024 frames would keep it
             # at ~93 ms whatever PortAudio is asked for.
             blocksize = min(blocksize, LOW_LATENCY_BLOCK)
+        floor = Floor()
 
         def open_and_start() -> None:
-            self._stream = stream_factory(device, fmt, blocksize, self._callback, **options)
-            rate = int(getattr(self._stream, "samplerate", fmt.rate))
-            channels = int(getattr(self._stream, "channels", 1))
-            self.format = AudioFormat(rate, 2, channels)
-            self.playback = Playback(self.format, clock)  # before the first callback
-            stream_latency = getattr(self._stream, "latency", 0.0)
-            self._latency = (
-                float(stream_latency) if isinstance(stream_latency, int | float) else 0.0
+            self.main = Lane(
+                "main",
+                device,
+                fmt,
+                blocksize,
+                stream_factory,
+                clock,
+                floor,
+                options=options,
+                realtime=realtime,
             )
-            try:
-                self._stream.start()
-            except BaseException:
-                self._stream.close()
-                raise
-            self._last_callback = clock()  # the first callback may take a second or two
+            self.format = self.main.format
+            self.main.start()
+            if quick:
+                self.quick = self._open_quick(device, fmt, stream_factory, floor, realtime)
 
         if realtime:
             self._in_realtime_thread(open_and_start)
         else:
             open_and_start()
 
+    def _open_quick(
+        self,
+        device: str | int | None,
+        fmt: AudioFormat,
+        stream_factory: Callable[..., Any],
+        floor: Floor,
+        realtime: bool,
+    ) -> Lane | None:
+        try:
+            lane = Lane(
+                "quick",
+                device,
+                fmt,
+                QUICK_BLOCK,
+                stream_factory,
+                self._clock,
+                floor,
+                options={"latency": QUICK_LATENCY},
+                realtime=realtime,
+                stall=QUICK_STALL_S,
+            )
+            lane.start()
+        except Exception as error:  # a card without a mixer takes one stream only
+            reason = (str(error).splitlines() or [""])[0] or type(error).__name__
+            log.info(
+                "one output stream only (a second one: %s): an input's cue is heard "
+                "a buffer (~%.0f ms) after it",
+                reason,
+                self.main.latency * 1000,
+            )
+            return None
+        return lane
+
     def _in_realtime_thread(self, work: Callable[[], None]) -> None:
-        """Open and start the stream from a short-lived real-time thread:
+        """Open and start the streams from a short-lived real-time thread:
         Linux threads inherit their creator's scheduling, and the caller
         (the main thread, the console) should not be real-time itself."""
         failure: list[BaseException] = []
@@ -203,14 +204,39 @@ class SoundDeviceSpeaker:
         if failure:
             raise failure[0]
 
+    # --- what the table and the benches read ------------------------------------
+    @property
+    def lanes(self) -> list[Lane]:
+        return [self.main] if self.quick is None else [self.main, self.quick]
+
+    @property
+    def playback(self) -> Playback:
+        """The main lane's playback; ``started``, ``sounding_until`` and
+        ``idle`` cover every lane."""
+        return self.main.playback
+
     @property
     def started(self) -> list[Started]:
-        """Every cue's start, in order (for the bench and the tests)."""
-        return self.playback.started
+        """Every cue's start, on any lane, in order (for the bench and the tests)."""
+        return self.main.playback.started
+
+    @property
+    def underruns(self) -> int:
+        return sum(lane.underruns for lane in self.lanes)
+
+    @property
+    def _latency(self) -> float:
+        return self.main.latency
+
+    def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
+        """The main stream's callback (tests call it by hand)."""
+        self.main._callback(outdata, frames, time_info, status)
 
     def on_started(self, listener: Callable[[Started], None]) -> None:
-        self.playback.on_started(listener)
+        for lane in self.lanes:
+            lane.playback.on_started(listener)
 
+    # --- the speaker ---------------------------------------------------------------
     def play(
         self,
         clip: Clip | None,
@@ -221,16 +247,23 @@ class SoundDeviceSpeaker:
         ticket: Hashable | None = None,
     ) -> None:
         """Queue a cue; ``at``: when it must sound (``time.monotonic()``),
-        None for as soon as possible."""
+        None for as soon as possible. A cue due now goes to the quick lane
+        while it runs; one with a moment ahead or a ticket to the main one."""
         if clip is None:
             return
+        lane = self.main
+        quick = self.quick
+        if quick is not None and ticket is None:
+            now = self._clock()
+            if (at is None or at <= now) and not quick.playback.stalled(now):
+                lane = quick
         try:
-            self.playback.add(clip, caption, urgent, at=at, ticket=ticket)
+            lane.playback.add(clip, caption, urgent, at=at, ticket=ticket)
         except Exception as error:  # audio is not the game: never raise into the runtime
             self._report_once("play", f"could not queue {caption!r}: {error}")
 
     def withdraw(self, ticket: Hashable) -> None:
-        self.playback.withdraw(ticket)
+        self.main.playback.withdraw(ticket)  # tickets only ever go to the main lane
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until every queued cue has been handed to the device (for
@@ -244,47 +277,17 @@ class SoundDeviceSpeaker:
         return True
 
     def trouble(self, now: float, stall: float) -> str | None:
-        """Why the stream no longer plays (None: it does): stopped by
-        itself (PortAudio stops a stream whose device went away), or no
-        callback for ``stall`` seconds (a device that hangs)."""
+        """Why the main stream no longer plays (None: it does): see
+        ``Lane.trouble``. A quick lane in trouble only sends its cues to the
+        main one."""
         if self._closed:
             return "closed"
-        if not getattr(self._stream, "active", True):
-            return "the stream stopped"
-        if now - self._last_callback > stall:
-            return f"no sound asked for in {stall:.0f} s"
-        return None
+        return self.main.trouble(now, stall)
 
     def close(self) -> None:
         self._closed = True
-        try:
-            self._stream.stop()
-            self._stream.close()
-        except Exception as error:
-            self._report_once("close", f"closing the stream: {error}")
-
-    def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
-        now = self._clock()
-        self._last_callback = now
-        try:
-            if self._raise_priority:
-                self._raise_priority = False
-                raise_priority("audio")
-            if status:
-                if getattr(status, "output_underflow", False):
-                    self.underruns += 1
-                self._report_once(str(status), f"audio output: {status}")
-            delay = self._latency
-            dac, current = (
-                getattr(time_info, "outputBufferDacTime", 0.0),
-                getattr(time_info, "currentTime", 0.0),
-            )
-            if dac and current and dac > current:
-                delay = dac - current
-            self.playback.fill(outdata, now=now, delay=delay)
-        except Exception as error:  # an exception here would stop the stream
-            outdata.fill(0)
-            self._report_once("callback", f"audio callback failed: {error!r}")
+        for lane in self.lanes:
+            lane.close()
 
     def _report_once(self, kind: str, message: str) -> None:
         if kind not in self._reported:
@@ -366,19 +369,20 @@ def open_speaker(
     captions: TextIO | None = None,
     *,
     latency: float | str | None = None,
+    quick: bool = True,
 ) -> Speaker:
     """The sound card if one works, else captions with one clear warning.
 
     ``device``: a PortAudio device index or part of its name (``"pulse"``);
-    None for the system's default. ``latency``: the device buffer
-    (``OUTPUT_LATENCY`` by default; "low", ~12 ms, brings a button's cue
-    from ~0.12 s to ~0.02 s where the machine keeps up: docs/architecture.md,
-    "Timing on a busy machine").
+    None for the system's default. ``latency``: the main stream's buffer
+    (``OUTPUT_LATENCY`` by default; "low", ~23 ms). ``quick``: a second
+    stream for the answers to inputs, heard ~15 ms after the press instead
+    of ~0.1 s (docs/voice.md, "Timing").
     """
     if isinstance(device, str) and device.isdigit():
         device = int(device)
     try:
-        return SoundDeviceSpeaker(device, realtime=True, latency=latency)
+        return SoundDeviceSpeaker(device, realtime=True, latency=latency, quick=quick)
     except Exception as error:  # no libportaudio2 (OSError), no device, a busy device ...
         reason = (str(error).splitlines() or [""])[0] or type(error).__name__
         log.warning("no audio output device (%s): captions only", reason)

@@ -1,0 +1,156 @@
+"""What the table's threads post to the console (``table_host``'s
+messages), handled on the app's thread: an update shown on the game's
+screen, a refusal said in the host's words, a lost table resumed from its
+journal, news of its parts (the microphone, the voice, the journal's
+disk), and the game's end: its protocol saved and shown, or, when the end
+is undone, its files set aside. The base of ``ConsoleApp`` (app.py), which
+starts the console and shows the screens."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.app import App
+from textual.screen import Screen
+
+from ..config import Config
+from ..rulesets import load_ruleset
+from .players_count import PlayersCount
+from .protocol_files import set_aside
+from .table_host import TableHost, TableLost, TableNotice, TableRefused, TableUpdated
+from .words import PART_NOTICES, Words
+
+if TYPE_CHECKING:
+    from .table_host import AnyTable
+
+log = logging.getLogger(__name__)
+
+
+class TableNews(App[None]):
+    """The handlers of the table's messages; the app (app.py) gives the
+    parts they use."""
+
+    config: Config
+    words: Words
+    host: TableHost
+    players: PlayersCount
+    saved_protocol: list[Path]
+    _now: Callable[[], datetime]
+
+    @property
+    def table(self) -> AnyTable | None:
+        return self.host.table
+
+    @property
+    def journal_path(self) -> Path | None:
+        return self.host.journal_path
+
+    def resume(self, path: Path) -> bool:
+        """The game of the journal ``path`` taken up again (app.py)."""
+        raise NotImplementedError
+
+    def _show_parts(self, screen: Screen[None]) -> None:
+        """The parts line of a game's screen drawn again (app.py)."""
+        raise NotImplementedError
+
+    # --- what the table posts ---------------------------------------------------------
+    def on_table_updated(self, message: TableUpdated) -> None:
+        from .forum_screen import ForumScreen
+        from .table_screen import TableScreen
+
+        if message.table != self.host.number:
+            return
+        screen = self.screen
+        if isinstance(screen, TableScreen | ForumScreen):
+            screen.show_update(message.update)
+            self._show_parts(screen)
+        game = message.update.game
+        if game is not None:
+            self.players.seen(game)
+        if game is not None and game.phase == "ended" and message.update.effects:
+            self._game_over()
+        elif game is not None and game.phase != "ended" and self.saved_protocol:
+            self._ending_undone()
+
+    def _ending_undone(self) -> None:
+        """The game's end was undone: its protocol files set aside."""
+        moved = set_aside(self.saved_protocol)
+        self.saved_protocol = []
+        if moved:
+            folder = moved[0].parent
+            self.notify(self.words("protocol_set_aside", folder=folder), timeout=15)
+
+    def on_table_lost(self, message: TableLost) -> None:
+        """The table's process died (a crash, a kill): every accepted input
+        is in the journal, so the game goes on from it in a new process."""
+        path = self.journal_path
+        if message.table != self.host.number or path is None:
+            return
+        log.error("%s; resuming %s", message.reason, path)
+        self.notify(self.words("table_lost", reason=message.reason), severity="error", timeout=15)
+        self.host.close()
+        self.resume(path)
+
+    def on_table_notice(self, message: TableNotice) -> None:
+        if message.table != self.host.number:
+            return
+        what = message.what
+        key = {
+            "lost": "mic_lost",
+            "back": "mic_back",
+            "words_off": "mic_words_off",
+            "no_seats": "mic_no_seats",
+        }.get(what, what if what in PART_NOTICES else "mic_failed")
+        if what in ("journal_moved", "journal_in_memory"):
+            self.host.journal_path = Path(message.line)  # the game's journal is there now
+        good = what in ("back", "voice_back", "journal_ok")
+        loud = what in ("journal_moved", "journal_in_memory", "journal_failed")
+        self.notify(
+            self.words(key, reason=message.line),
+            severity="information" if good else "error" if loud else "warning",
+            timeout=30 if loud else 15,
+        )
+
+    def on_table_refused(self, message: TableRefused) -> None:
+        from .forum_screen import ForumScreen
+        from .refusals import refusal_line
+        from .table_screen import TableScreen
+
+        if message.table != self.host.number:
+            return
+        table = self.host.table
+        rules = table.game.rules if table is not None and table.game is not None else None
+        said = refusal_line(message.reason, rules, self.words.lang)  # the core's, in words
+        if message.line is not None and self.host.feeding:
+            # As a replay stops at a refused line: the script and the game disagree.
+            self.host.stop_feeding()
+            reason = self.words("script_line_refused", line=message.line, reason=said)
+            self.notify(self.words("script_stopped", reason=reason), severity="error", timeout=30)
+        screen = self.screen
+        if isinstance(screen, TableScreen | ForumScreen):
+            screen.show_refusal(said)
+        else:
+            self.notify(self.words("refused", reason=said), severity="warning")
+
+    def _game_over(self) -> None:
+        """The protocol saved in all three formats and shown; the table's
+        screen stays until the host moves on (``n``), so an undo still works."""
+        from ..protocol import archive
+        from ..protocol.report import protocol as protocol_lines
+        from .protocol_screen import ProtocolScreen
+
+        table, path = self.table, self.journal_path
+        if table is None or path is None or table.game is None:
+            return
+        try:
+            made, _ = archive.from_journal(path, load_ruleset, self.config.lang)
+            self.saved_protocol = archive.save_all(made, self.config.paths.games, self._now())
+            saved = self.words("protocol_saved", paths=", ".join(map(str, self.saved_protocol)))
+        except (OSError, ValueError) as error:
+            saved = self.words("protocol_failed", error=error)
+        lines = protocol_lines(table.game, self.config.lang)
+        self.push_screen(ProtocolScreen(self.words, lines, saved))
