@@ -26,7 +26,15 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..core.rules import Ruleset
-from ..protocol.names import clause_text, humane, offence_text, role_name, step_name, team_name
+from ..protocol.names import (
+    bundled_rulesets,
+    clause_text,
+    humane,
+    offence_text,
+    role_name,
+    step_name,
+    team_name,
+)
 from ..protocol.report import FLAG_WORDS
 from ..runner.codec import SHAPES
 from . import forum_words, words
@@ -254,7 +262,7 @@ def _cost(text: str, rules: Ruleset | None, lang: str) -> str:
 def _offence(text: str, rules: Ruleset | None, lang: str) -> str:
     """«крики за игровым столом» (замечания, п. 5): the ruleset's words and
     where they are; an id no ruleset knows, as given."""
-    for each in (rules,) if rules is not None else _bundled():
+    for each in (rules,) if rules is not None else bundled_rulesets():
         try:
             offence = each.offence(text)
         except KeyError:
@@ -268,24 +276,10 @@ def _ruleset(text: str, rules: Ruleset | None, lang: str) -> str:
     """A ruleset's title (Russian), its name (English)."""
     if lang != "ru":
         return text
-    for each in (rules,) if rules is not None and rules.name == text else _bundled():
+    for each in (rules,) if rules is not None and rules.name == text else bundled_rulesets():
         if each.name == text and each.title:
             return each.title
     return text
-
-
-@cache
-def _bundled() -> tuple[Ruleset, ...]:
-    """The rulesets shipped, for words when no game is at hand."""
-    from ..rulesets import RulesetError, available_rulesets, load_ruleset
-
-    found = []
-    for name in available_rulesets():
-        try:
-            found.append(load_ruleset(name))
-        except (RulesetError, OSError):  # a broken file is the rulesets command's to report
-            continue
-    return tuple(found)
 
 
 def _window(text: str, rules: Ruleset | None, lang: str) -> str:

@@ -71,7 +71,8 @@ def humane(key: str) -> str:
 
 
 @cache
-def _bundled() -> tuple[Ruleset, ...]:
+def bundled_rulesets() -> tuple[Ruleset, ...]:
+    """The rulesets shipped, for words when no game is at hand."""
     from ..rulesets import RulesetError, available_rulesets, load_ruleset
 
     found = []
@@ -84,7 +85,7 @@ def _bundled() -> tuple[Ruleset, ...]:
 
 
 def _rulesets(rules: Ruleset | None) -> tuple[Ruleset, ...]:
-    return (rules,) if rules is not None else _bundled()
+    return (rules,) if rules is not None else bundled_rulesets()
 
 
 def role_name(role: str, lang: str, rules: Ruleset | None = None) -> str:
