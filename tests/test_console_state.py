@@ -246,3 +246,20 @@ def test_the_forum_clocks_next_deadline_is_the_window_the_game_closes_next() -> 
             assert after is not game
             walked += 1
     assert walked > 10
+
+
+async def test_typed_brackets_reach_the_screen_as_text(tmp_path: Path) -> None:
+    """A stop reason with «[/]» killed the console at the game's end (the
+    protocol screen read it as markup): typed text is text, everywhere it
+    is shown (the protocol, the log, the notices)."""
+    from companion.console.protocol_screen import ProtocolScreen
+
+    async with hosting(console(config(tmp_path, "club"))) as host:
+        await day_one(host)
+        await host.keys("e")
+        await host.type("тревога [/] [b]жирно[@click=app.quit]")
+        assert isinstance(host.app.screen, ProtocolScreen)
+        shown = str(host.app.screen.query("Static").last().render())
+        protocol = "\n".join(str(s.render()) for s in host.app.screen.query("Static"))
+        assert "тревога [/] [b]жирно[@click=app.quit]" in protocol, (shown, protocol)
+        assert host.app.is_running

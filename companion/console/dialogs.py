@@ -29,7 +29,7 @@ class AskText(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.prompt, classes="prompt")
+            yield Label(self.prompt, classes="prompt", markup=False)
             yield Input(value=self.value, id="answer")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -57,7 +57,7 @@ class PickOne(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(self.prompt, classes="prompt")
+            yield Label(self.prompt, classes="prompt", markup=False)
             yield Input(id="search")
             yield OptionList(*self._options(""), id="choices")
 
@@ -108,7 +108,7 @@ class AskYesNo(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(self.question, classes="prompt")
+            yield Label(self.question, classes="prompt", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button(self.yes, variant="primary", id="yes")
                 yield Button(self.no, id="no")

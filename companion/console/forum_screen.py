@@ -113,27 +113,27 @@ class ForumScreen(Screen[None]):
     # --- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:
         w = self.words
-        yield Static(self.parts, id="parts")
+        yield Static(self.parts, id="parts", markup=False)
         with Horizontal(id="forum-main"):
             with Vertical(id="forum-left"):
-                yield Static("", id="forum-clock")
+                yield Static("", markup=False, id="forum-clock")
                 with Horizontal(id="forum-next"):
-                    yield Static("", id="forum-next-label")
+                    yield Static("", markup=False, id="forum-next-label")
                     yield Digits("-:--:--", id="forum-timer")
                 with VerticalScroll(id="forum-seats-box"):
-                    yield Static("", id="forum-seats")
-                yield Static("", id="forum-tally")
+                    yield Static("", markup=False, id="forum-seats")
+                yield Static("", markup=False, id="forum-tally")
                 yield RichLog(
                     id="forum-notes", wrap=True, markup=False, max_lines=MAX_NOTES, min_width=20
                 )
             with Vertical(id="forum-right"):
-                yield Static("", id="forum-batch", classes="title")
+                yield Static("", markup=False, id="forum-batch", classes="title")
                 yield Static(w("public_title"), classes="pane-title")
                 with VerticalScroll(id="forum-public", classes="pane"):
-                    yield Static("", id="forum-public-text")
+                    yield Static("", markup=False, id="forum-public-text")
                 yield Static(w("private_title"), classes="pane-title")
                 with VerticalScroll(id="forum-private", classes="pane"):
-                    yield Static("", id="forum-private-text")
+                    yield Static("", markup=False, id="forum-private-text")
         yield HostFooter(lambda: ("c", "v", "k", "u"))
 
     def action_keys_map(self) -> None:

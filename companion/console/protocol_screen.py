@@ -25,8 +25,8 @@ class ProtocolScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(self.words("protocol_title"), classes="title")
         with VerticalScroll(id="protocol"):
-            yield Static("\n".join(self.lines))
-        yield Static(self.saved, id="saved")
+            yield Static("\n".join(self.lines), markup=False)  # a typed reason: text
+        yield Static(self.saved, id="saved", markup=False)
         yield HostFooter()
 
     def action_keys_map(self) -> None:

@@ -74,7 +74,7 @@ class AskToStart(AskYesNo):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question, classes="prompt")
+            yield Label(self.question, classes="prompt", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button(self.yes, variant="primary", id="yes")
                 yield Button(self.no, id="no")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import App
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ..config import Config
@@ -48,6 +49,19 @@ class TableNews(App[None]):
     @property
     def journal_path(self) -> Path | None:
         return self.host.journal_path
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notice as text, never markup: what a host typed (a name, a
+        stop reason) reaches the screen as it was typed («[/]» included)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def resume(self, path: Path) -> bool:
         """The game of the journal ``path`` taken up again (app.py)."""

@@ -140,7 +140,7 @@ class TableScreen(AskingKeys):
 
     # --- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static(self.parts, id="parts")
+        yield Static(self.parts, id="parts", markup=False)
         with Vertical(id="main"):
             # Numbers go round the table: 1.. along the top, the rest back along the bottom.
             half = math.ceil(self.seat_count / 2)
@@ -149,13 +149,13 @@ class TableScreen(AskingKeys):
                     yield SeatCard(n)
             with Horizontal(id="middle"):
                 with Vertical(id="centre"):
-                    yield Static("", id="phase")
+                    yield Static("", markup=False, id="phase")
                     yield Digits("-:--", id="timer")
-                    yield Static("", id="next")
-                    yield Static("", id="nominees")
-                    yield Static("", id="votes")
+                    yield Static("", markup=False, id="next")
+                    yield Static("", markup=False, id="nominees")
+                    yield Static("", markup=False, id="votes")
                 with Vertical(id="side"):
-                    yield Static("", id="proposals")
+                    yield Static("", markup=False, id="proposals")
                     yield RichLog(
                         id="log", wrap=True, markup=False, max_lines=MAX_LOG_LINES, min_width=20
                     )
