@@ -2,10 +2,11 @@
 selftest|config|protocol|verify-deal|listen|calibrate|models|doctor|backup|restore|update|
 players] ...``.
 
-``companion`` alone opens the host's console. The commands over a past
-game (its protocol, its deal, a recording of it) are in ``cli_offline``.
-Every error is one line on standard error (``companion: ...``) and exit
-status 2.
+``companion`` alone opens the host's console. The parsers are in
+``cli_parser``; the commands over a past game (its protocol, its deal, a
+recording of it) in ``cli_offline``. Every error is one line on standard
+error (``companion: ...``), in the user's language (``cli_words``), and
+exit status 2.
 """
 
 from __future__ import annotations
@@ -21,15 +22,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .cli_offline import (
-    calibrate_command,
-    calibrate_parser,
-    listen_command,
-    listen_parser,
-    protocol_command,
-    protocol_parsers,
-)
-from .doctor.command import doctor_command, doctor_parser
+from .cli_offline import calibrate_command, listen_command, protocol_command
+from .cli_parser import arguments
+from .doctor.command import doctor_command
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
 from .runner.journal import Journal, JournalError
 from .runner.replay import ScriptReplay
@@ -50,13 +45,26 @@ _LIVE_ONLY = ("voice", "rate", "pack", "device", "captions", "captions_to", "hos
 
 
 class CliError(Exception):
-    """A one-line message for the user; exit status 2."""
+    """A one-line message for the user, ``cli_words.LINES[key]`` in the
+    user's language (``str()``: English); exit status 2."""
+
+    def __init__(self, key: str, **fields: Any) -> None:
+        from .cli_words import line
+
+        super().__init__(line(key, "en", **fields))
+        self.key, self.fields = key, fields
+
+    def said(self, lang: str) -> str:
+        from .cli_words import line
+
+        return line(self.key, lang, **self.fields)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _arguments(argv)
-    console_lang = args.lang  # None: the club's config decides
-    args.lang = args.lang or "ru"
+    args = arguments(argv)
+    console_lang = args.lang  # None: the club's config decides (the console reads it)
+    if args.command not in (None, "console"):
+        args.lang = args.lang or _config_lang()
     try:
         if args.command in (None, "console"):
             return _console(console_lang, getattr(args, "microphone", None), args)
@@ -105,9 +113,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (CliError, ScriptError, RulesetError, JournalError, OSError, ValueError) as error:
-        print(f"companion: {_one_line(error, args.lang)}", file=sys.stderr)
+        print(f"companion: {_one_line(error, args.lang or _config_lang())}", file=sys.stderr)
         return 2
     return 0
+
+
+def _config_lang() -> str:
+    from .cli_words import config_lang
+
+    return config_lang()
 
 
 def _console(
@@ -161,7 +175,7 @@ def _service_options(args: argparse.Namespace | None) -> dict[str, Any]:
     service = bool(getattr(args, "service", False))
     inputs, speed = getattr(args, "inputs", None), getattr(args, "speed", None)
     if speed is not None and not 0.01 <= speed <= 10_000:
-        raise CliError(f"--speed {speed:g}: give a number from 0.01 to 10000")
+        raise CliError("speed", speed=f"{speed:g}")
     if inputs is None:
         if speed is None:
             return {"service": service}
@@ -176,145 +190,16 @@ def _service_options(args: argparse.Namespace | None) -> dict[str, Any]:
 
 
 def _one_line(error: BaseException, lang: str = "ru") -> str:
-    if isinstance(error, OSError) and error.filename is not None and error.strerror:
-        return f"{error.filename}: {error.strerror}"
-    if isinstance(error, ScriptError):  # a refused input in the host's words
-        from .console.refusals import script_error_line
-
-        text = " ".join(script_error_line(error, lang).split())
+    """The error in the user's words: ours (CliError), a script's or a
+    journal's, an OS error's (console/refusal_lines.py)."""
+    if isinstance(error, CliError):
+        text = error.said(lang)
     else:
-        text = " ".join(str(error).split())
+        from .console.refusal_lines import error_line
+
+        text = error_line(error, lang)
+    text = " ".join(text.split())
     return text if len(text) <= 300 else text[:297] + "..."
-
-
-def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    """The command line, parsed. The console's (no command, or ``console``)
-    first by a parser that knows only the console: the other commands'
-    parsers are built in their modules, and importing those (the club's
-    backups, the models' downloads, the service's unit ...) would hold back
-    the console's first screen. Anything else, help and errors included,
-    goes to the whole parser, which says what a user gets wrong."""
-    given = list(sys.argv[1:] if argv is None else argv)
-    try:
-        args, rest = _parser(console_only=True).parse_known_args(given)
-    except argparse.ArgumentError:  # not the console's: another command, or a mistake
-        rest = given
-    return _parser().parse_args(given) if rest else args
-
-
-def _parser(console_only: bool = False) -> argparse.ArgumentParser:
-    """The whole command line, or (``console_only``) the console's alone,
-    with no help of its own and raising ``ArgumentError`` (``_arguments``)."""
-    parser = argparse.ArgumentParser(
-        prog="companion",
-        description=__doc__,
-        add_help=not console_only,
-        exit_on_error=not console_only,
-    )
-    parser.add_argument(
-        "--lang",
-        choices=("ru", "en"),
-        help="language of the console, protocol and voice (ru; the console: the config's)",
-    )
-    # Global options work after the subcommand too (``companion replay X --lang en``):
-    # the subcommands repeat them with no default, so they only override.
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--lang", choices=("ru", "en"), default=argparse.SUPPRESS)
-    sub = parser.add_subparsers(dest="command")
-    _console_parser(sub, common)
-    if console_only:
-        return parser
-    from .club_cli import club_parsers
-    from .ears.models import models_parser
-    from .seats.selftest_command import selftest_parser
-    from .service import service_parser
-
-    voice = argparse.ArgumentParser(add_help=False)
-    voice.add_argument("--voice", help="espeak-ng voice, e.g. ru, ru+f3, en (default: --lang)")
-    voice.add_argument("--rate", type=int, help="words per minute (165)")
-    voice.add_argument("--pack", help="a voice pack folder of recorded WAV files")
-    voice.add_argument("--device", help="sound output device (default: the system's)")
-    voice.add_argument("--captions", action="store_true", help="print cues, play no sound")
-    voice.add_argument(
-        "--captions-to", metavar="FILE", help="where captions go (default: standard output)"
-    )
-    voice.add_argument(
-        "--host-log",
-        metavar="FILE",
-        help="where the host's lines and the result go (default: standard error)",
-    )
-    play = argparse.ArgumentParser(add_help=False, parents=[common, voice])
-    play.add_argument(
-        "--realtime", action="store_true", help="at the script's own pace, with the voice"
-    )
-    play.add_argument("--speed", type=float, help="with --realtime: play N times as fast (1)")
-    play.add_argument("--json", action="store_true", help="print the final state as JSON")
-    sub.add_parser("demo", parents=[common], help="replay the demo game and print its protocol")
-    replay = sub.add_parser("replay", parents=[play], help="run a table script")
-    replay.add_argument("script")
-    replay.add_argument("--journal", help="journal every accepted input to this file")
-    resume = sub.add_parser("resume", parents=[play], help="rebuild a game from its journal, go on")
-    resume.add_argument("journal")
-    resume.add_argument("--script", help="continue with this script after the journaled lines")
-    sub.add_parser("rulesets", parents=[common], help="list the rulesets")
-    selftest_parser(sub, common)
-    say = sub.add_parser("say", parents=[common, voice], help="speak one cue, to try a voice")
-    say.add_argument("cue", help="a cue of the phrase catalogue, e.g. vote_question")
-    say.add_argument("args", nargs="*", help="NAME=VALUE, e.g. seat=3")
-    say.add_argument("--ruleset", default="tournament")
-    voices = sub.add_parser("voices", parents=[common, voice], help="list or pre-render the voice")
-    voices.add_argument("action", choices=("list", "build"))
-    voices.add_argument("--ruleset", default="tournament")
-    voices.add_argument("--seats", type=int, default=10)
-    _config_parser(sub)
-    listen_parser(sub, common)
-    calibrate_parser(sub, common)
-    models_parser(sub, common)
-    service_parser(sub, common)
-    club_parsers(sub, common)
-    doctor_parser(sub, common)
-    protocol_parsers(sub, common)
-    return parser
-
-
-def _console_parser(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
-) -> None:
-    console = sub.add_parser(
-        "console", parents=[common], help="the host's console (also: no command)"
-    )
-    console.add_argument(
-        "--microphone",
-        metavar="DEVICE",
-        help="listen for speech out of turn on this input (an index, part of a name, "
-        "'' for the default, or file:REC.wav) whatever the config says",
-    )
-    console.add_argument(
-        "--service",
-        action="store_true",
-        help="the service's start-up (systemd): an unfinished game is resumed without asking",
-    )
-    console.add_argument(
-        "--inputs",
-        metavar="SCRIPT",
-        help="rehearsals and benches: play this table script at the live table (implies "
-        "--service; after a restart it goes on after the inputs the journal holds)",
-    )
-    console.add_argument(
-        "--speed",
-        type=float,
-        help="practice: the table's clock N times as fast, journaled as such (the simulated "
-        "table's key t switches it off and on); with --inputs: the script's pace (1)",
-    )
-
-
-def _config_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    config = sub.add_parser("config", help="where the club's config file is, what it sets")
-    config.add_argument(
-        "action",
-        choices=("path", "show"),
-        help="path: the file ($COMPANION_CONFIG or the config folder); show: every value",
-    )
 
 
 def _settings(args: argparse.Namespace) -> VoiceSettings:
@@ -337,25 +222,23 @@ def _play(args: argparse.Namespace) -> None:
     if not args.realtime:
         given = [f"--{name.replace('_', '-')}" for name in _LIVE_ONLY if getattr(args, name)]
         if given:
-            raise CliError(
-                f"{given[0]}: only with --realtime (a plain replay plays no sound and "
-                "prints only the protocol or --json)"
-            )
+            raise CliError("live_only", option=given[0])
         if args.command == "replay":
             table = _replay(Path(args.script), Path(args.journal) if args.journal else None)
         else:
-            table = _resume(Path(args.journal), Path(args.script) if args.script else None, None)
+            script = Path(args.script) if args.script else None
+            table = _resume(Path(args.journal), script, None, args.lang)
         _print(table, args.json, args.lang)
         return
     speed = args.speed if args.speed is not None else 1.0
     if not 0.01 <= speed <= 10_000:
-        raise CliError(f"--speed {speed:g}: give a number from 0.01 to 10000")
+        raise CliError("speed", speed=f"{speed:g}")
     with _outputs(args) as outputs:
         if args.command == "replay":
             table = _realtime(Path(args.script), args, outputs, speed)
         else:
             script = Path(args.script) if args.script else None
-            table = _resume(Path(args.journal), script, (args, outputs, speed))
+            table = _resume(Path(args.journal), script, (args, outputs, speed), args.lang)
         _print(table, args.json, args.lang, stream=outputs.result)
 
 
@@ -369,10 +252,7 @@ def _outputs(args: argparse.Namespace) -> Iterator[Outputs]:
         captions = _open_output(args.captions_to, sys.stdout, stack, private=False)
         host = _open_output(args.host_log, sys.stderr, stack, private=True)
         if _same_file(captions, host):
-            raise CliError(
-                "--captions-to and --host-log name the same file: captions are the "
-                "table's, the host log is the host's alone"
-            )
+            raise CliError("same_file")
         from .assembly import Outputs
 
         yield Outputs(captions, None if args.json else host, host)
@@ -384,7 +264,7 @@ def _open_output(
     if path is None or path == "-":
         return default
     if Path(path).is_dir():
-        raise CliError(f"{path}: is a folder; give a file name")
+        raise CliError("folder", path=path)
     # What the host reads holds every role: private to the user, like a journal.
     fd = os.open(
         path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600 if private else 0o644
@@ -438,17 +318,22 @@ def _realtime(
 Live = tuple[argparse.Namespace, "Outputs", float]
 
 
-def _resume(journal_path: Path, script: Path | None, realtime: Live | None) -> ScriptReplay:
+def _resume(
+    journal_path: Path, script: Path | None, realtime: Live | None, lang: str = "ru"
+) -> ScriptReplay:
     journal, text = Journal.resume(journal_path)
     try:
-        for warning in text.warnings:
-            print(f"companion: {warning}", file=sys.stderr)
+        if text.warnings:
+            from .console.refusal_lines import journal_warning
+
+            for warning in text.warnings:
+                print(f"companion: {journal_warning(warning, lang)}", file=sys.stderr)
         lines = parse_lines(text.lines, str(journal_path), load_ruleset)
         # The script is read before anything runs or the journal is touched.
         script_lines = read_script(script, load_ruleset) if script is not None else []
         if script is not None:
             _check_against_script(journal_path, lines, script, script_lines)
-        _check_digest(journal_path, lines)
+        _check_digest(journal_path, lines, lang)
         table = ScriptReplay(auto_timers=False, source=str(journal_path))
         table.run(lines)
         # Journal from here on; cut a torn tail first so the next line starts clean.
@@ -508,22 +393,22 @@ def _check_against_script(
 
 
 def _span(lines: list[ScriptLine]) -> str:
-    return f"{lines[0].number}–{lines[-1].number}" if lines else "none"
+    return f"{lines[0].number}–{lines[-1].number}" if lines else "—"
 
 
-def _check_digest(path: Path, lines: list[ScriptLine]) -> None:
+def _check_digest(path: Path, lines: list[ScriptLine], lang: str) -> None:
     for line in lines[:1]:
         want, name = line.fields.get("ruleset_sha256"), line.fields.get("ruleset")
         if isinstance(want, str) and isinstance(name, str) and ruleset_digest(name) != want:
-            print(
-                f"companion: {path}:{line.number}: ruleset {name!r} has changed since this game began",
-                file=sys.stderr,
-            )
+            from .cli_words import line as words
+
+            said = words("ruleset_changed", lang, where=f"{path}:{line.number}", name=name)
+            print(f"companion: {said}", file=sys.stderr)
 
 
 def _finished(table: ScriptReplay, source: Path) -> ScriptReplay:
     if table.game is None:
-        raise CliError(f"{source}: no setup line: nothing to play")
+        raise CliError("no_setup", source=source)
     return table
 
 
@@ -554,7 +439,7 @@ def _voice_command(args: argparse.Namespace) -> None:
         for item in args.args:
             name, sep, value = item.partition("=")
             if not sep:
-                raise CliError(f"say: {item!r}: give arguments as NAME=VALUE")
+                raise CliError("say_args", item=item)
             values[name] = int(value) if value.lstrip("-").isdigit() and len(value) < 20 else value
         text = commands.say(args.cue, values, args.ruleset, settings)
         if not settings.captions_only:  # with --captions the caption was the output
@@ -563,7 +448,9 @@ def _voice_command(args: argparse.Namespace) -> None:
         print("\n".join(commands.voices_list(settings, args.ruleset, args.seats)))
     else:
         count = commands.voices_build(settings, args.ruleset, args.seats)
-        print(f"{count} phrases rendered and cached ({settings.tts.voice})")
+        from .cli_words import line
+
+        print(line("rendered", args.lang, count=count, voice=settings.tts.voice))
 
 
 if __name__ == "__main__":

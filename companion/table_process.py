@@ -334,7 +334,7 @@ def serve(orders: Connection, news: Connection, log_file: Path | None, voice: An
         table, warnings = _build(assembly, order, outbox, speaker)
     except Exception as error:  # one line for the host, the whole story in the log
         log.exception("the table could not be built")
-        news.send(("failed", _one_line(error)))
+        news.send(("failed", _one_line(error, order.lang)))
         return
     sender = threading.Thread(
         target=_send_news,
@@ -489,8 +489,12 @@ def _send_news(
             log.exception("news for the console could not be sent")
 
 
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split()) or type(error).__name__
+def _one_line(error: BaseException, lang: str) -> str:
+    """The reason the table was not built, in the host's words (a journal's
+    broken line, its lock: console/refusal_lines.py)."""
+    from .console.refusal_lines import error_line
+
+    text = " ".join(error_line(error, lang).split()) or type(error).__name__
     return text if len(text) <= 300 else text[:297] + "..."
 
 

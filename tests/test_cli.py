@@ -1,6 +1,8 @@
 """The command line: ``companion [replay|resume|rulesets]``, and bad input:
-one line on stderr naming the file, the line and the input; exit status 2;
-nothing on stdout; no journal written for a script that does not parse."""
+one line on stderr naming the file, the line and the input, the reason in
+the user's words (Russian; the script's own with ``--lang en``); exit
+status 2; nothing on stdout; no journal written for a script that does not
+parse. (The help and argparse's words: tests/test_cli_words.py.)"""
 
 from __future__ import annotations
 
@@ -27,6 +29,12 @@ START = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def no_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No club's config (this machine's, if any, is not read): Russian."""
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "no-config.toml"))
+
+
 def main(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
     status = cli.main([str(a) for a in args])
     out, err = capsys.readouterr()
@@ -39,53 +47,108 @@ def script(tmp_path: Path, *lines: str) -> Path:
     return path
 
 
-#: (name, the bad line, found by the parser before anything runs?, a bit of the message)
+#: (name, the bad line, found by the parser before anything runs?, a bit of the
+#: message in Russian, the same in English: the reader's or the engine's own words)
 BAD = [
-    ("broken JSON", '{"input": "next", "seat": }', True, "not JSON"),
-    ("unknown input", '{"input": "raise_hand", "seat": 3}', True, "'input' must be one of"),
-    ("unknown key", '{"input": "press", "seat": 3, "hold": 2}', True, "unknown key 'hold'"),
-    ("missing key", '{"input": "nominate", "by": 2}', True, "input 'nominate' needs 'target'"),
-    ("wrong type", '{"input": "press", "seat": "3"}', True, "'seat' must be a seat number"),
-    ("wrong list", '{"input": "best_move", "seat": 1, "suspects": "3"}', True, "list of seat"),
-    ("time backwards", '{"at": 10, "input": "next"}', True, "not before 85"),
-    ("unknown ruleset", '{"input": "setup", "ruleset": "street"}', True, "no ruleset named"),
+    ("broken JSON", '{"input": "next", "seat": }', True, "не JSON", "not JSON"),
+    (
+        "unknown input",
+        '{"input": "raise_hand", "seat": 3}',
+        True,
+        "«input» — одно из: adjust, best_move",
+        "'input' must be one of",
+    ),
+    (
+        "unknown key",
+        '{"input": "press", "seat": 3, "hold": 2}',
+        True,
+        "у ввода «press» нет ключа «hold»",
+        "unknown key 'hold'",
+    ),
+    (
+        "missing key",
+        '{"input": "nominate", "by": 2}',
+        True,
+        "вводу «nominate» нужен ключ «target»",
+        "input 'nominate' needs 'target'",
+    ),
+    (
+        "wrong type",
+        '{"input": "press", "seat": "3"}',
+        True,
+        "«seat» — номер места (1, 2, …), а дано «3»",
+        "'seat' must be a seat number",
+    ),
+    (
+        "wrong list",
+        '{"input": "best_move", "seat": 1, "suspects": "3"}',
+        True,
+        "«suspects» — список номеров мест, а дано «3»",
+        "list of seat",
+    ),
+    ("time backwards", '{"at": 10, "input": "next"}', True, "не раньше 85", "not before 85"),
+    (
+        "unknown ruleset",
+        '{"input": "setup", "ruleset": "street"}',
+        True,
+        "нет правил «street» в папке",
+        "no ruleset named",
+    ),
     (
         "unknown seat",
         '{"after": 1, "input": "press", "seat": 11}',
         False,
-        "места 11 за этим столом нет",  # the engine's refusal, in the host's words (--lang)
+        "места 11 за этим столом нет",  # the engine's refusal, in the host's words
+        "press: seat 11",
     ),
     (
         "unknown offence",
         '{"input": "offence", "seat": 2, "offence": "4.6.99"}',
         False,
         "нет нарушения «4.6.99»",
+        "offence: no offence '4.6.99' in ruleset 'tournament'",
     ),
     (
         "wrong phase",
         '{"input": "shot", "seat": 3, "target": 1}',
         False,
         "не в эту фазу игры (речь)",
+        "shot: not allowed in phase speech",
     ),
 ]
 
 
-@pytest.mark.parametrize(("bad", "early", "message"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+@pytest.mark.parametrize(
+    ("bad", "early", "message", "english"), [b[1:] for b in BAD], ids=[b[0] for b in BAD]
+)
 def test_bad_input_is_one_line_and_exit_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, early: bool, message: str
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    bad: str,
+    early: bool,
+    message: str,
+    english: str,
 ) -> None:
     path = script(tmp_path, *START, bad)
-    status, out, err = main(capsys, "replay", path, "--json")
-    assert status == 2
-    assert out == ""  # no half-written JSON
-    assert err.count("\n") == 1
-    assert err.startswith(f"companion: {path}:5: {bad}: ")  # the file, the line, the input
-    assert message in err
+    for lang, said in (("ru", message), ("en", english)):
+        status, out, err = main(capsys, "replay", path, "--json", "--lang", lang)
+        assert status == 2
+        assert out == ""  # no half-written JSON
+        assert err.count("\n") == 1
+        assert err.startswith(f"companion: {path}:5: {bad}: ")  # the file, the line, the input
+        assert said in err
 
 
-@pytest.mark.parametrize(("bad", "early", "message"), [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+@pytest.mark.parametrize(
+    ("bad", "early", "message", "english"), [b[1:] for b in BAD], ids=[b[0] for b in BAD]
+)
 def test_bad_input_with_a_journal(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, early: bool, message: str
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    bad: str,
+    early: bool,
+    message: str,
+    english: str,
 ) -> None:
     """A line that does not parse stops everything before the journal is
     opened; an input the engine refuses leaves the inputs accepted before it,
@@ -118,6 +181,8 @@ def test_a_script_without_setup(tmp_path: Path, capsys: pytest.CaptureFixture[st
     path = script(tmp_path, "# nothing yet")
     status, out, err = main(capsys, "replay", path)
     assert (status, out) == (2, "")
+    assert err == f"companion: {path}: нет строки setup (начала игры): играть нечего\n"
+    status, out, err = main(capsys, "replay", path, "--lang", "en")
     assert err == f"companion: {path}: no setup line: nothing to play\n"
 
 
@@ -229,6 +294,22 @@ def test_captions_and_host_log_in_one_file_are_refused(
     )
     assert (status, out) == (2, "")
     assert err == (
+        "companion: --captions-to и --host-log указывают на один файл: реплики — для стола, "
+        "а строки ведущего — только для ведущего\n"
+    )
+    status, out, err = main(
+        capsys,
+        "replay",
+        path,
+        "--realtime",
+        "--captions-to",
+        both,
+        "--host-log",
+        both,
+        "--lang",
+        "en",
+    )
+    assert err == (
         "companion: --captions-to and --host-log name the same file: captions are the "
         "table's, the host log is the host's alone\n"
     )
@@ -242,6 +323,8 @@ def test_live_options_need_realtime(
 ) -> None:
     status, out, err = main(capsys, "replay", script(tmp_path, SETUP), *option)
     assert (status, out) == (2, "")
+    assert err.startswith(f"companion: {option[0]}: только вместе с --realtime")
+    status, out, err = main(capsys, "replay", script(tmp_path, SETUP), *option, "--lang", "en")
     assert err.startswith(f"companion: {option[0]}: only with --realtime")
 
 

@@ -3,7 +3,9 @@ values in every field of every input, huge numbers, NaN and infinities,
 deep nesting, undecodable bytes, huge lines. Every case ends in a clear
 one-line error naming the file and line, or a valid run — never a
 traceback, a hang or a signal — and a journal a run wrote always resumes
-to the state that run reached.
+to the state that run reached. The error is in the host's words (Russian,
+no config here): none is left with no words (console/refusal_lines.py
+logs one that is).
 
 The rulesets, pin maps and voice catalogues are fuzzed in
 tests/test_fuzz_files.py."""
@@ -11,6 +13,7 @@ tests/test_fuzz_files.py."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -77,9 +80,31 @@ def script_lines(draw: st.DrawFn) -> dict[str, Any]:
     return line
 
 
+class Unworded(logging.Handler):
+    """The errors the command line could not put in words."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.said: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "no words" in record.getMessage():
+            self.said.append(record.getMessage())
+
+
 def run(tmp_path: Path, data: bytes, capsys: pytest.CaptureFixture[str]) -> None:
     """Replay ``data`` with a journal: a valid run or one line naming the
-    file; then the journal (if any) resumes to the same state."""
+    file, in words; then the journal (if any) resumes to the same state."""
+    unworded = Unworded()
+    logging.getLogger("companion.console").addHandler(unworded)
+    try:
+        _run(tmp_path, data, capsys)
+    finally:
+        logging.getLogger("companion.console").removeHandler(unworded)
+    assert unworded.said == []
+
+
+def _run(tmp_path: Path, data: bytes, capsys: pytest.CaptureFixture[str]) -> None:
     script, journal = tmp_path / "fuzz.jsonl", tmp_path / "fuzz-journal.jsonl"
     for leftover in (journal, lock_path(journal)):
         leftover.unlink(missing_ok=True)
@@ -104,7 +129,7 @@ def run(tmp_path: Path, data: bytes, capsys: pytest.CaptureFixture[str]) -> None
     else:  # a refused line: the journal holds what came before it
         assert resumed in (0, 2), err
         if resumed == 2:
-            assert "no setup line" in err, err
+            assert "нет строки setup" in err, err
 
 
 def lines_of(*objects: object) -> bytes:
@@ -192,4 +217,6 @@ def test_a_50_mb_line_is_refused_without_echoing_it(tmp_path: Path) -> None:
         capture_output=True, text=True, env=environ, timeout=60,
     )  # fmt: skip
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr == f"companion: {script}:3: line is 50000046 bytes long (at most 65536)\n"
+    assert (
+        done.stderr == f"companion: {script}:3: в строке байт: 50000046, а можно не больше 65536\n"
+    )

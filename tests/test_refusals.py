@@ -301,8 +301,9 @@ def _script(tmp_path: Path, *lines: dict[str, Any]) -> Path:
 
 
 def test_the_command_line_words_a_refusal_in_its_language(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "no-config.toml"))  # Russian
     lines, core, host = REAL[3]
     path = _script(tmp_path, setup("club", CLUB_ROLES), *lines)
     bad = json.dumps(lines[-1])
@@ -310,9 +311,11 @@ def test_the_command_line_words_a_refusal_in_its_language(
     assert capsys.readouterr().err == f"companion: {path}:14: {bad}: {host}\n"
     assert cli.main(["replay", str(path), "--lang", "en"]) == 2
     assert capsys.readouterr().err == f"companion: {path}:14: {bad}: {core}\n"
-    # A line that does not parse is the script author's: as it was.
+    # A line that does not parse: the reader's words (tests/test_script_words.py).
     broken = _script(tmp_path, setup("club", CLUB_ROLES), {"input": "press", "seat": "3"})
     assert cli.main(["replay", str(broken)]) == 2
+    assert "«seat» — номер места (1, 2, …), а дано «3»" in capsys.readouterr().err
+    assert cli.main(["replay", str(broken), "--lang", "en"]) == 2
     assert "'seat' must be a seat number" in capsys.readouterr().err
 
 

@@ -297,8 +297,10 @@ class ConsoleApp(TableNews):
         except Exception as error:
             self._failed(error)
             return False
-        for warning in warnings:
-            self.notify(warning, severity="warning")
+        from .refusal_lines import journal_warning
+
+        for warning in warnings:  # a torn last line dropped, no lock file: in words
+            self.notify(journal_warning(warning, self.words.lang), severity="warning")
         game = self.host.table.game if self.host.table is not None else None
         assert game is not None
         self.players.resumed()
@@ -308,8 +310,11 @@ class ConsoleApp(TableNews):
         return True
 
     def _failed(self, error: BaseException) -> None:
+        from .refusal_lines import error_line
+
         log.error("the table could not be built: %s", error, exc_info=error)
-        self.notify(self.words("table_failed", error=error), severity="error", timeout=30)
+        said = error_line(error, self.words.lang)  # a broken journal's line, in words
+        self.notify(self.words("table_failed", error=said), severity="error", timeout=30)
 
     def _show_table(
         self,

@@ -1,10 +1,14 @@
 """The words of a refusal's arguments, Russian and English: phases,
 timers, night and forum actions, what an offence costs, which seat of an
 input a message means (ids the ruleset names are worded by
-``protocol.names``).
+``protocol.names``); and of a script's or journal's line that could not be
+read: the values ``runner/codec.py`` echoes, its bounds, the JSON reader's
+complaint, a journal's holder.
 """
 
 from __future__ import annotations
+
+import re
 
 #: phase ids (``views.phase_name``, ``Game.phase``, the forum's) -> words
 PHASES: dict[str, tuple[str, str]] = {
@@ -71,3 +75,79 @@ WHAT: dict[str, tuple[str, str]] = {
     "at": ("время поста: ", "the post's time: "),
     "to": ("новый срок: ", "the new deadline: "),
 }
+
+
+# --- the values a script's line gave (runner/codec.py's ``shown``) -------------------
+
+#: ``codec.shown``'s own words for what it does not echo whole, in Russian
+_SHOWN_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"a list of (\d+) items"), "список (элементов: {0})"),
+    (re.compile(r"an object of (\d+) keys"), "объект (ключей: {0})"),
+    (re.compile(r"a (\d+)-bit number"), "число длиной {0} бит"),
+    (re.compile(r"""['"](.*)['"]\.\.\. \((\d+) characters\)""", re.DOTALL), "«{0}…» (знаков: {1})"),
+    (re.compile(r"""['"](.*)\.\.\.""", re.DOTALL), "«{0}…»"),  # a repr cut short
+)
+_NOT_NUMBERS = {"nan": "не число", "inf": "бесконечность", "-inf": "минус бесконечность"}
+
+
+def shown_words(text: str, lang: str) -> str | None:
+    """A value as ``codec.shown`` gives it, in Russian where it is English
+    (a list, an object, a long number, a string cut short, NaN); None for a
+    plain repr, worded as any value is."""
+    if lang != "ru":
+        return None
+    if text in _NOT_NUMBERS:
+        return _NOT_NUMBERS[text]
+    for pattern, said in _SHOWN_FORMS:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return said.format(*found.groups())
+    return None
+
+
+def number_words(text: str, lang: str) -> str:
+    """A bound as the message gives it (``1e+07``, ``0.01``): whole digits,
+    a decimal comma in Russian."""
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    if value.is_integer() and abs(value) < 1e18:
+        return str(int(value))
+    shown = format(value, "f").rstrip("0").rstrip(".")
+    return shown.replace(".", ",") if lang == "ru" else shown
+
+
+#: what Python's JSON reader says of a line that is no JSON, in Russian
+JSON_WORDS: dict[str, str] = {
+    "Expecting value": "ожидалось значение",
+    "Expecting property name enclosed in double quotes": "ожидалось имя ключа в двойных кавычках",
+    "Expecting ':' delimiter": "ожидалось «:»",
+    "Expecting ',' delimiter": "ожидалось «,»",
+    "Unterminated string starting at": "кавычки не закрыты",
+    "Invalid control character at": "управляющий знак внутри строки",
+    "Invalid \\escape": "неверный знак после «\\»",
+    "Invalid \\uXXXX escape": "неверный код знака после «\\u»",
+    "Extra data": "лишнее после объекта",
+}
+
+
+def json_words(text: str, lang: str) -> str:
+    if lang != "ru":
+        return text
+    return JSON_WORDS.get(text, "ошибка")
+
+
+_HOLDER = re.compile(r"pid (\d+) on (.+?) since (.+?) \((.*)\)", re.DOTALL)
+
+
+def holder_words(text: str, lang: str) -> str:
+    """Who holds a journal, as its lock file says (``pid 12 on pi since
+    2026-05-01 20:15:00 (companion console)``)."""
+    if lang != "ru":
+        return text
+    found = _HOLDER.fullmatch(text)
+    if found is None:
+        return "другой процесс" if text == "another process" else text
+    pid, host, since, command = found.groups()
+    return f"процесс {pid} на машине {host} с {since} ({command})"

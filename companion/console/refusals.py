@@ -23,7 +23,6 @@ import logging
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING
 
 from ..core.rules import Ruleset
 from ..protocol.names import (
@@ -39,11 +38,19 @@ from ..protocol.report import FLAG_WORDS
 from ..runner.codec import SHAPES
 from . import forum_words, words
 from .refusal_inputs import INPUT_KEYS, INPUT_WORDS, JOURNAL_REFUSALS, MALFORMED
-from .refusal_terms import ACTIONS, COSTS, LADDER_UNITS, PHASES, TIMERS, WHAT
+from .refusal_terms import (
+    ACTIONS,
+    COSTS,
+    LADDER_UNITS,
+    PHASES,
+    TIMERS,
+    WHAT,
+    holder_words,
+    json_words,
+    number_words,
+    shown_words,
+)
 from .refusal_words import REFUSALS, Entry
-
-if TYPE_CHECKING:
-    from ..runner.script import ScriptError
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +88,14 @@ def refusal_words(
     found = match(message)
     if found is None:
         return None
-    (kinds, ru, en), args = found
+    return _with_input(input_name, worded(*found, rules, lang), lang)
+
+
+def worded(entry: Entry, args: tuple[str, ...], rules: Ruleset | None, lang: str) -> str:
+    """A matched template's line in ``lang``, each argument in words."""
+    kinds, ru, en = entry
     said = [_word(kind, arg, rules, lang) for kind, arg in zip(kinds, args, strict=True)]
-    return _with_input(input_name, (ru if lang == "ru" else en).format(*said), lang)
+    return (ru if lang == "ru" else en).format(*said)
 
 
 def split_reason(reason: str) -> tuple[str | None, str]:
@@ -95,35 +107,27 @@ def split_reason(reason: str) -> tuple[str | None, str]:
     return None, reason
 
 
-def match(message: str) -> tuple[Entry, tuple[str, ...]] | None:
-    """The template ``message`` was made from, and its arguments as text."""
-    for pattern, entry in _patterns():
+Patterns = tuple[tuple[re.Pattern[str], Entry], ...]
+
+
+def match(message: str, patterns: Patterns | None = None) -> tuple[Entry, tuple[str, ...]] | None:
+    """The template ``message`` was made from, and its arguments as text
+    (``patterns``: another table's, ``compiled``; default: the refusals')."""
+    for pattern, entry in _patterns() if patterns is None else patterns:
         found = pattern.fullmatch(message)
         if found is not None:
             return entry, found.groups()
     return None
 
 
-def script_error_line(error: ScriptError, lang: str) -> str:
-    """The command line's one line for a script error: an input the game
-    refused is worded as the console words it (Russian; English keeps the
-    core's words, which name inputs as scripts do); a line that did not
-    parse is the script author's business and stays as it is."""
-    text = str(error)
-    if lang != "ru" or error.refused_in is None or not text.endswith(error.message):
-        return text
-    name, message = split_reason(error.message)
-    said = refusal_words(name, message, error.refused_in, lang)
-    if said is None:
-        return text
-    return text[: len(text) - len(error.message)] + said
-
-
 @cache
-def _patterns() -> tuple[tuple[re.Pattern[str], Entry], ...]:
+def _patterns() -> Patterns:
+    return compiled({**REFUSALS, **MALFORMED, **JOURNAL_REFUSALS})
+
+
+def compiled(table: dict[str, Entry]) -> Patterns:
     """Every template as a regular expression, the most literal first: a
     template whose placeholders could swallow another's words loses."""
-    table = {**REFUSALS, **MALFORMED, **JOURNAL_REFUSALS}
     ordered = sorted(table, key=lambda t: -len(_PLACEHOLDER.sub("", t)))
     return tuple((_pattern(template), table[template]) for template in ordered)
 
@@ -161,6 +165,8 @@ def input_word(input_name: str, lang: str) -> str:
 def _word(kind: str, text: str, rules: Ruleset | None, lang: str) -> str:
     if kind == "value":  # a repr whose quotes say it was text
         return _value(text, rules, lang)
+    if kind == "shown":  # codec.shown(): a repr, or its words for what it cut
+        return shown_words(text, lang) or _value(text, rules, lang)
     return _KINDS.get(kind, _as_given)(_unquoted(text), rules, lang)
 
 
@@ -336,6 +342,10 @@ def _hidden(text: str, rules: Ruleset | None, lang: str) -> str:
     return ""
 
 
+def _whole(text: str, rules: Ruleset | None, lang: str) -> str:
+    return text
+
+
 #: what the system says of a disk that takes no more (os.strerror), in Russian
 _DISK_WORDS = {
     "No space left on device": "на диске нет места",
@@ -348,8 +358,13 @@ _DISK_WORDS = {
 
 
 def _disk(text: str, rules: Ruleset | None, lang: str) -> str:
-    """An OS error's words (a journal's disk): the common ones in Russian,
-    any other as the system gave it (the host's log has it too)."""
+    return os_words(text, lang)
+
+
+def os_words(text: str, lang: str) -> str:
+    """An OS error's words (``strerror``: a journal's disk, a file): the
+    common ones in Russian, any other as the system gave it (the host's
+    log has it too)."""
     return _DISK_WORDS.get(text, text) if lang == "ru" else text
 
 
@@ -384,4 +399,11 @@ _KINDS: dict[str, _Kind] = {
     "clause": _clause,
     "index": _hidden,
     "disk": _disk,
+    # a script's or journal's line that could not be read (refusal_script.py)
+    "hidden": _hidden,
+    "path": _whole,
+    "list": _whole,
+    "number": lambda text, rules, lang: number_words(text, lang),
+    "json": lambda text, rules, lang: json_words(text, lang),
+    "holder": lambda text, rules, lang: holder_words(text, lang),
 }
