@@ -17,7 +17,7 @@ SCRIPT --json`` and compares what that prints with the uninterrupted
 ``--seed`` fixes the plan (which kind, which delay or line), so a run can be
 repeated; where an external kill lands still depends on the machine. A kill
 before the journal exists leaves nothing to resume: ``resume`` must say so
-in one line (``companion: J: no such journal``, status 2) and the bench then
+in one line (``companion: J: такого журнала нет…``, status 2) and the bench then
 starts the game again (``replay SCRIPT --journal J``), as a user would. A
 kill after the journal was made but before its first line leaves it empty:
 ``resume`` then plays the whole script.
@@ -84,6 +84,9 @@ from companion.runner import journal
 
 ROOT = Path(__file__).resolve().parent.parent
 PATHS = ("replay", "realtime")
+#: how ``resume`` begins its one line for a journal that is not there, in
+#: the user's language (Russian by default, English with ``--lang en``)
+NO_JOURNAL = ("такого журнала нет", "no such journal")
 
 
 # --- one moment ------------------------------------------------------------------
@@ -255,7 +258,8 @@ def _resume(setup: Setup, folder: Path, path: Path, out: Outcome) -> None:
     if out.lines_at_kill < 0:
         # Killed before the journal existed: there is nothing to resume,
         # which resume must say in one line; the user then starts again.
-        if done.returncode != 2 or not done.stderr.startswith(f"companion: {path}: no such journal"):  # fmt: skip
+        said = done.stderr.removeprefix(f"companion: {path}: ")
+        if done.returncode != 2 or said.count("\n") > 1 or not said.startswith(NO_JOURNAL):
             out.problems.append(f"resume of no journal: status {done.returncode}: {done.stderr!r}")
         argv, env = companion("replay", setup.script, "--journal", path, "--json")
         done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
