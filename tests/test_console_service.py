@@ -78,11 +78,17 @@ def test_without_an_unfinished_game_the_set_up_screen_opens(
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        (["--speed", "20000"], "companion: --speed 20000: give a number"),  # practice
-        (["--inputs", "{script}", "--speed", "0"], "companion: --speed 0: give a number"),
+        (
+            ["--speed", "20000"],
+            "companion: --speed 20000: нужно число от 0,01 до 10000",
+        ),  # practice
+        (
+            ["--inputs", "{script}", "--speed", "0"],
+            "companion: --speed 0: нужно число от 0,01 до 10000",
+        ),
         (["--inputs", "{missing}"], "companion: {missing}: "),
         (["--inputs", "{broken}"], "companion: {broken}:2: "),
-        (["--inputs", "{journal}"], "a journal; use 'companion resume"),
+        (["--inputs", "{journal}"], "журнал; его продолжают так: companion resume"),
     ],
 )
 def test_the_service_options_are_checked_before_the_screen_is_taken(

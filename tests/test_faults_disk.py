@@ -191,7 +191,7 @@ def test_a_full_disk_moves_the_journal_and_the_game_goes_on(
     capsys.readouterr()
     assert cli.main(["resume", str(table.path), "--json"]) == 0
     out, err = capsys.readouterr()
-    assert f"the game went on in {moved}" in err
+    assert f"игра продолжилась в {moved}" in err  # the user's words
     assert cli.main(["replay", str(moved), "--json"]) == 0
     assert json.loads(out) == json.loads(capsys.readouterr().out)
 

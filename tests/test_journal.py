@@ -327,7 +327,7 @@ def test_replay_refuses_to_overwrite_a_journal(
     before = path.read_bytes()
     status, out, err = main(capsys, "replay", game_script, "--journal", path)
     assert status == 2 and out == ""
-    assert f"{path}: journal exists; use 'companion resume {path}'" in err
+    assert f"{path}: журнал уже есть; его продолжают так: companion resume {path}" in err
     assert path.read_bytes() == before
 
 
@@ -385,7 +385,7 @@ def test_resume_after_every_possible_crash(
             assert status == 0, (n, torn, err)
             assert json.loads(out) == reference["json"], (n, torn)
             assert path.read_bytes() == whole, (n, torn)
-            assert ("torn last line" in err) == bool(torn)
+            assert ("оборванная последняя строка пропущена" in err) == bool(torn)
 
 
 def test_resume_goes_by_script_lines_not_journal_lines(
@@ -447,7 +447,7 @@ def test_a_torn_last_line_is_reported_and_skipped(
     assert status == 0  # never fatal
     assert json.loads(out) == reference["json"]
     assert err.count("\n") == 1
-    assert f"{path}:97: torn last line skipped" in err
+    assert f"{path}:97: оборванная последняя строка пропущена" in err
     assert_clean(path)
     assert path.read_bytes() == reference["journal"]
 
@@ -496,7 +496,7 @@ def test_a_corrupt_middle_line_is_an_error_naming_it(
     status, out, err = main(capsys, "resume", path, "--json")
     assert status == 2 and out == ""
     assert err.count("\n") == 1
-    assert err.startswith(f"companion: {path}:5: ") and "checksum does not match" in err
+    assert err.startswith(f"companion: {path}:5: ") and "контрольная сумма не сходится" in err
     assert path.read_bytes() == b"".join(lines)  # nothing written to it
 
 
@@ -533,7 +533,7 @@ def test_a_changed_ruleset_warns(
         file.write("\n# edited after the game began\n")
     status, out, err = main(capsys, "resume", path, "--json")
     assert status == 0 and json.loads(out) == reference["json"]  # a warning, not an error
-    assert err == f"companion: {path}:1: ruleset 'tournament' has changed since this game began\n"
+    assert err == f"companion: {path}:1: правила «tournament» изменились с начала этой игры\n"
 
 
 # --- SIGKILL --------------------------------------------------------------------
@@ -568,7 +568,9 @@ def test_sigkill_then_resume_reaches_the_same_state(
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout) == reference["json"]
     if where == "mid":
-        assert resumed.stderr.startswith(f"companion: {path}:{n}: torn last line skipped")
+        assert resumed.stderr.startswith(
+            f"companion: {path}:{n}: оборванная последняя строка пропущена"
+        )
     else:
         assert resumed.stderr == ""
     # The resumed journal is clean and whole: the same bytes as an uninterrupted run's,

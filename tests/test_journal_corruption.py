@@ -81,7 +81,7 @@ def resume(
     state = json.loads(out)
     if err:
         # Only a torn last line may be dropped, with its warning.
-        assert err.count("\n") == 1 and "torn last line skipped" in err, err
+        assert err.count("\n") == 1 and "оборванная последняя строка пропущена" in err, err
         assert state == whole["state_without_last"]
         return "torn", None
     assert state == whole["state"]
@@ -159,4 +159,6 @@ def test_torn_last_lines_recover_with_a_warning(
         assert cli.main(["resume", str(path), "--json"]) == 0
         out, err = capsys.readouterr()
         assert json.loads(out) == whole["state_without_last"]
-        assert err.startswith(f"companion: {path}:{len(lines)}: torn last line skipped")
+        assert err.startswith(
+            f"companion: {path}:{len(lines)}: оборванная последняя строка пропущена"
+        )

@@ -106,21 +106,21 @@ def test_a_folder_is_refused_as_such(
     err = capsys.readouterr().err
     assert (
         err
-        == f"companion: {tmp_path}: is a folder; give a journal file name, e.g. {tmp_path}/game.jsonl\n"
+        == f"companion: {tmp_path}: это папка; укажите файл журнала, например {tmp_path}/game.jsonl\n"
     )
     assert cli.main(["resume", str(tmp_path)]) == 2
-    assert "is a folder" in capsys.readouterr().err
+    assert "это папка" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
     ("change", "line", "message"),
     [
-        ("flip", 4, "checksum does not match"),
-        ("delete", 3, "checksum does not match"),
-        ("duplicate", 4, "a copy of the line before it"),
-        ("swap", 3, "checksum does not match"),
-        ("delete last", 8, "lines were removed from its end"),
-        ("no sum", 2, "no checksum"),
+        ("flip", 4, "контрольная сумма не сходится"),
+        ("delete", 3, "контрольная сумма не сходится"),
+        ("duplicate", 4, "это копия строки перед ней"),
+        ("swap", 3, "контрольная сумма не сходится"),
+        ("delete last", 8, "строки удалены с конца"),
+        ("no sum", 2, "нет контрольной суммы"),
     ],
 )
 def test_damage_is_refused_naming_the_line(
@@ -154,7 +154,7 @@ def test_damage_is_refused_naming_the_line(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith(f"companion: {path}:{line}: ") and message in err
-    assert err.endswith("resume refused\n") and err.count("\n") == 1
+    assert err.endswith("продолжать игру по нему нельзя\n") and err.count("\n") == 1
     assert path.read_bytes() == damaged  # nothing written
 
 
@@ -171,7 +171,7 @@ def test_torn_tails_are_dropped_with_a_warning(
         assert cli.main(["resume", str(path), "--script", str(short), "--json"]) == 0
         out, err = capsys.readouterr()
         assert json.loads(out) == expected
-        assert err.startswith(f"companion: {path}:8: torn last line skipped")
+        assert err.startswith(f"companion: {path}:8: оборванная последняя строка пропущена")
         assert path.read_bytes() == whole
 
 
@@ -183,8 +183,8 @@ def test_a_journal_without_its_lock_file_resumes_with_a_warning(
     capsys.readouterr()
     assert cli.main(["resume", str(path), "--json"]) == 0
     assert capsys.readouterr().err == (
-        f"companion: {path}: no lock file beside it (game.jsonl.lock): "
-        "lines removed from its end could not be checked\n"
+        f"companion: {path}: рядом нет файла блокировки (game.jsonl.lock): "
+        "не удалены ли строки с конца, проверить нельзя\n"
     )
 
 
@@ -197,7 +197,7 @@ def test_a_line_that_points_past_the_script_is_refused(
     capsys.readouterr()
     assert cli.main(["resume", str(path), "--script", str(cut)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"companion: {path}:6: ") and "'line' 4 is not an input of" in err
+    assert err.startswith(f"companion: {path}:6: ") and "не ввод сценария" in err
 
 
 # --- one writer ------------------------------------------------------------------
@@ -243,7 +243,7 @@ def test_a_second_writer_is_refused_naming_the_holder(
         Journal.resume(path)
     second = companion("resume", path, "--script", short)
     assert second.returncode == 2 and second.stdout == ""
-    assert second.stderr.startswith(f"companion: {path}: in use by pid {process.pid} on ")
+    assert second.stderr.startswith(f"companion: {path}: занят: процесс {process.pid} на машине ")
     assert second.stderr.count("\n") == 1
     assert path.read_bytes() == before
 
