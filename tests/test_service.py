@@ -561,7 +561,7 @@ def test_status_after_a_watchdog_restart_says_why_from_the_journal() -> None:
         for c, out in [
             (("systemctl", "show", "companion.service", "--property=LoadState,FragmentPath,"
               "UnitFileState,ActiveState,SubState,ActiveEnterTimestamp,Result,NRestarts,"
-              "ExecMainCode,ExecMainStatus,ExecMainExitTimestamp"), SHOW_RUNNING),
+              "ExecMainCode,ExecMainStatus,ExecMainExitTimestamp,StatusText"), SHOW_RUNNING),
             (("journalctl", "--unit=companion.service", "--output=json", "--lines=2000",
               "--no-pager", "--quiet"), WATCHDOG_JOURNAL),
         ]
@@ -574,6 +574,8 @@ def test_status_after_a_watchdog_restart_says_why_from_the_journal() -> None:
         "Запуск при включении: да",
         "Работает: да (running, с Sat 2025-05-10 19:03:01 MSK)",
         f"Перезапусков: 1; последний выход: сторожевой таймер: консоль или стол зависли ({when})",
+        "Слушание: процесс слушания ещё не запускался (микрофон выключен или игры не было); "
+        "перезапусков: 0; последняя ошибка: не было",
         "Данные клуба: /var/lib/companion",
     ]
     assert all(not c.root for c in runner.ran)  # status asks for no sudo
