@@ -15,7 +15,7 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 # scripts/debian-packages-dev.txt (a browser, a sound server, systemd's tools),
 # never installed by `setup.sh` alone (./run). Without their recommends: on a
 # fresh Debian those pulled in GTK, a notification daemon, printer set-up and a
-# C compiler (docs/club-setup.md, "Installing").
+# C compiler (docs/club-setup.md, "The two commands").
 lists=(scripts/debian-packages.txt)
 [ "$profile" = dev ] && lists+=(scripts/debian-packages-dev.txt)
 missing=()
