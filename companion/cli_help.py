@@ -154,9 +154,10 @@ HELP_RU: dict[str, str] = {
     "even while a game is in progress": "даже во время игры",
     "list the club's players (the roster)": "список игроков клуба",
     # --- doctor/command.py ---------------------------------------------------------------
-    "check the table: GPIO, pin map, speaker, microphone, voice, model, space, priority, clock": (
-        "проверить стол: GPIO, карта выводов, динамик, микрофон, голос, модель, место на "
-        "диске, приоритет, часы"
+    "check the table: GPIO, pin map, speaker, microphone, the service's listening process, "
+    "voice, model, space, priority, clock": (
+        "проверить стол: GPIO, карта выводов, динамик, микрофон, процесс слушания службы, "
+        "голос, модель, место на диске, приоритет, часы"
     ),
     "print the results as a JSON list": "вывести результаты списком JSON",
     "open the speaker but play no test phrase": "открыть динамик, но не играть проверочную фразу",

@@ -39,6 +39,8 @@ PROJECT = Path(__file__).resolve().parent.parent
 #: systemd is the init here when this folder exists (sd_booted(3))
 SYSTEMD_RUNNING = Path("/run/systemd/system")
 HEREDOC = "UNIT"
+#: Debian's first uid for people (login.defs UID_MIN); system users are below
+FIRST_LOGIN_UID = 1000
 
 
 class ServiceError(ValueError):
@@ -99,6 +101,9 @@ class Machine:
     groups: frozenset[str]  # which of WANTED_GROUPS this machine has
     getty_enabled: bool  # the login prompt on the console's tty starts at boot
     unit: str | None  # the installed unit file's text
+    #: the user exists and is a person's (a uid from 1000 up, Debian's first
+    #: login uid): their shared memory outlives the service (no RemoveIPC=)
+    user_login: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +121,10 @@ class Plan:
 def read_machine(unit: UnitSettings, runner: Runner, unit_dir: Path = UNIT_DIR) -> Machine:
     try:
         member = pwd.getpwnam(unit.user)
-        user_exists = True
+        user_exists, login = True, member.pw_uid >= FIRST_LOGIN_UID
         primary = grp.getgrgid(member.pw_gid).gr_name
     except KeyError:
-        user_exists, primary = False, unit.user
+        user_exists, login, primary = False, False, unit.user
     user_groups = {primary} | {g.gr_name for g in grp.getgrall() if unit.user in g.gr_mem}
     groups = frozenset(name for name in WANTED_GROUPS if _group_exists(name))
     enabled = runner(Command(("systemctl", "is-enabled", unit.getty), root=False, required=False))
@@ -137,6 +142,7 @@ def read_machine(unit: UnitSettings, runner: Runner, unit_dir: Path = UNIT_DIR) 
         groups=groups,
         getty_enabled=enabled.stdout.strip() == "enabled",
         unit=text,
+        user_login=login,
     )
 
 
@@ -214,7 +220,10 @@ def install_plan(
     groups = tuple(name for name in WANTED_GROUPS if name in machine.groups)
     was_disabled = machine.unit is not None and GETTY_MARK.format(getty=base.getty) in machine.unit
     unit = dataclasses.replace(
-        base, groups=groups, getty_disabled=machine.getty_enabled or was_disabled
+        base,
+        groups=groups,
+        getty_disabled=machine.getty_enabled or was_disabled,
+        remove_ipc=not machine.user_login,
     )
     path, text = unit_dir / UNIT_NAME, unit_text(unit)
     commands: list[Command] = []

@@ -1,7 +1,9 @@
 """``companion service status``: one line each — installed, started at
 boot, running, restarts and why the last run ended — from ``systemctl
 show``, and from the journal for a reason that an automatic restart has
-since cleared (a running unit's ``Result`` is ``success`` again).
+since cleared (a running unit's ``Result`` is ``success`` again). For a
+running service, the listening process too (alive, its restarts, its last
+error), as the console last told systemd (``StatusText``: ears/health.py).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TextIO
 
+from .ears.health import EarsHealth, health_line, parse_status
 from .service import Command, Runner, ServiceError
 from .service_unit import STATE_DIR, UNIT_NAME
 
@@ -27,6 +30,7 @@ PROPERTIES = (
     "ExecMainCode",
     "ExecMainStatus",
     "ExecMainExitTimestamp",
+    "StatusText",
 )
 #: ExecMainCode: how the main process ended (siginfo's CLD_EXITED, _KILLED, _DUMPED)
 EXIT_CODES = {"1": "exited", "2": "killed", "3": "dumped"}
@@ -196,6 +200,9 @@ def status_lines(show: dict[str, str], journaled: Ending | str | None, lang: str
     else:
         said = words["none"]
     lines.append(words["last"].format(restarts=show.get("NRestarts", "0") or "0", reason=said))
+    if key is not None:  # running: its listening process, as the console last said
+        health = parse_status(show.get("StatusText", "")) or EarsHealth()
+        lines.append(health_line(health, lang))
     lines.append(data)
     return lines
 

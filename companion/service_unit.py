@@ -8,6 +8,7 @@ where the interpreter is).
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import urllib.parse
 from dataclasses import dataclass
@@ -49,6 +50,13 @@ class UnitSettings:
     watchdog_s: int = 30
     restart_s: int = 2
     getty_disabled: bool = False  # install disabled the login prompt on the tty
+    #: RemoveIPC=: the user is the service's own (a system user), whose shared
+    #: memory and semaphores die with it; a person's login user (``--user pi``)
+    #: keeps theirs, a desktop session's among them
+    remove_ipc: bool = True
+    #: networks the table may reach besides this machine (IPAddressAllow=):
+    #: none yet; the hall's broker on the club's LAN will be one (issue 27)
+    networks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.python.is_absolute():
@@ -65,6 +73,14 @@ class UnitSettings:
             raise ValueError(
                 f"--user {self.user!r}: a user name is lower-case letters, digits, '_' and '-'"
             )
+        for network in self.networks:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"{network!r}: a network is an address or an address/prefix "
+                    "(192.168.1.0/24, fe80::/10)"
+                ) from None
 
     @property
     def getty(self) -> str:
@@ -94,6 +110,7 @@ def unit_text(s: UnitSettings) -> str:
     )
     docs = "file://" + urllib.parse.quote(str(s.project / "docs" / "service.md"))
     groups = " ".join(s.groups)
+    families = ("AF_UNIX", "AF_NETLINK", *(("AF_INET", "AF_INET6") if s.networks else ()))
     lines = [
         f"# {UNIT_NAME}: written by 'companion service install' (docs/service.md).",
         "# Run the install again to change it; 'systemctl edit companion' for a club's",
@@ -169,12 +186,31 @@ def unit_text(s: UnitSettings) -> str:
         "ProtectHome=read-only",
         "ProtectKernelTunables=yes",
         "ProtectKernelModules=yes",
+        "ProtectKernelLogs=yes",
         "ProtectControlGroups=yes",
         "ProtectHostname=yes",
+        "# Other users' processes unseen; the service's own mounts its own (a USB",
+        "# stick the host mounts under /media still shows).",
+        "ProtectProc=invisible",
+        "PrivateMounts=yes",
         "RestrictNamespaces=yes",
         "RestrictSUIDSGID=yes",
         "LockPersonality=yes",
-        "RestrictAddressFamilies=AF_UNIX AF_NETLINK",
+        *(["RemoveIPC=yes"] if s.remove_ipc else []),
+        "# The system calls of an ordinary service, @resources among them (the",
+        "# real-time priority and nice of the timers, the audio thread and the",
+        "# table), ioctl (GPIO, sound, terminal) and mknod (lgpio's FIFOs); never",
+        "# @privileged. A refused call fails with EPERM, it does not kill the game",
+        "# (tests/test_service_syscalls.py runs the table's parts under this filter).",
+        "SystemCallArchitectures=native",
+        "SystemCallFilter=@system-service",
+        "SystemCallFilter=~@privileged",
+        "SystemCallErrorNumber=EPERM",
+        "# Internet sockets only with networks to reach (a hall's broker on the",
+        "# club's LAN), and IP to this machine and those networks alone.",
+        f"RestrictAddressFamilies={' '.join(families)}",
+        "IPAddressDeny=any",
+        f"IPAddressAllow={' '.join(('localhost', *s.networks))}",
         "",
         "[Install]",
         "WantedBy=multi-user.target",

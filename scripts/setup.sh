@@ -11,7 +11,11 @@ cd "$root"
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # Debian packages, one per line (comments allowed): scripts/debian-packages.txt,
-# and for the tests also scripts/debian-packages-dev.txt.
+# what the companion needs on the Pi; for the tests also
+# scripts/debian-packages-dev.txt (a browser, a sound server, systemd's tools),
+# never installed by `setup.sh` alone (./run). Without their recommends: on a
+# fresh Debian those pulled in GTK, a notification daemon, printer set-up and a
+# C compiler (docs/club-setup.md, "The two commands").
 lists=(scripts/debian-packages.txt)
 [ "$profile" = dev ] && lists+=(scripts/debian-packages-dev.txt)
 missing=()
@@ -22,7 +26,8 @@ done < <(cat "${lists[@]}")
 if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
   echo "setup: installing Debian packages: ${missing[*]}" >&2
   as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+  as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
 python=""

@@ -13,6 +13,7 @@ import numpy as np
 
 from companion.config import Config, PathsConfig, SeatsConfig
 from companion.doctor.command import Probes
+from companion.doctor.listening import ListeningProbes
 from companion.doctor.seats import ChipAccess, GpioProbes, GroupInfo
 from companion.doctor.sound import OutputReport, SoundProbes
 from companion.doctor.system import FolderState, Privileges, SystemProbes
@@ -75,6 +76,7 @@ def healthy(config: Config) -> Probes:
             adjtimex=lambda: True,
             now=lambda: "2026-12-01 19:30 MSK",
         ),
+        listening=ListeningProbes(service=lambda: None),  # not run as the service
     )
 
 

@@ -204,7 +204,7 @@ def test_the_unit_grants_the_priorities_the_timing_threads_ask_for() -> None:
 @pytest.mark.parametrize(
     "trap",
     ["PrivateDevices", "DeviceAllow", "DevicePolicy", "ProtectClock", "MemoryDenyWriteExecute",
-     "RestrictRealtime", "ProcSubset", "SystemCallFilter", "PrivateTmp"],
+     "RestrictRealtime", "ProcSubset", "PrivateTmp", "PrivateUsers", "PrivateNetwork"],
 )  # fmt: skip
 def test_no_hardening_that_takes_the_gpio_the_sound_card_or_the_screen(trap: str) -> None:
     # PrivateDevices hides /dev/gpiochip*, /dev/snd and the tty; ProtectClock
@@ -212,8 +212,76 @@ def test_no_hardening_that_takes_the_gpio_the_sound_card_or_the_screen(trap: str
     # device; cffi's callbacks (sounddevice) need writable-executable memory;
     # ProcSubset=pid hides /proc/device-tree, where a Pi names itself;
     # PrivateTmp's /var/tmp is removed when the service stops, and with it a
-    # journal that moved there off a full card (runner/fallback.py).
+    # journal that moved there off a full card (runner/fallback.py);
+    # PrivateUsers maps the gpio and audio groups to nobody; PrivateNetwork
+    # would shut out the hall's broker (docs/service.md).
     assert f"Service.{trap}" not in settings_of(unit_text(BASE))
+
+
+def test_the_unit_s_tighter_hardening() -> None:
+    unit = settings_of(unit_text(BASE))
+    expected = {
+        "Service.ProtectKernelLogs": ["yes"],
+        "Service.ProtectProc": ["invisible"],
+        "Service.PrivateMounts": ["yes"],
+        "Service.RemoveIPC": ["yes"],
+        "Service.SystemCallArchitectures": ["native"],
+        # what the audio, GPIO and priority paths make (tests/test_service_syscalls.py)
+        "Service.SystemCallFilter": ["@system-service", "~@privileged"],
+        "Service.SystemCallErrorNumber": ["EPERM"],  # refused: an error, not a killed game
+        "Service.RestrictAddressFamilies": ["AF_UNIX AF_NETLINK"],
+        "Service.IPAddressDeny": ["any"],
+        "Service.IPAddressAllow": ["localhost"],
+    }
+    assert {key: unit.get(key) for key in expected} == expected
+
+
+def test_networks_to_reach_open_ip_to_them_alone(tmp_path: Path) -> None:
+    """The hook for a hall's broker on the club's LAN (issue 27): internet
+    sockets, and IP to this machine and the networks named only."""
+    hall = dataclasses.replace(BASE, networks=("192.168.1.0/24", "fe80::/10"))
+    unit = settings_of(unit_text(hall))
+    assert unit["Service.RestrictAddressFamilies"] == ["AF_UNIX AF_NETLINK AF_INET AF_INET6"]
+    assert unit["Service.IPAddressDeny"] == ["any"]
+    assert unit["Service.IPAddressAllow"] == ["localhost 192.168.1.0/24 fe80::/10"]
+    done = verify(tmp_path, unit_text(hall))
+    assert (done.returncode, done.stderr) == (0, "")
+    with pytest.raises(ValueError, match="'the-lan': a network is an address"):
+        dataclasses.replace(BASE, networks=("the-lan",))
+
+
+def test_a_person_s_login_user_keeps_their_ipc() -> None:
+    """RemoveIPC= wipes the user's shared memory and semaphores at every
+    stop: right for the service's own user, not for ``--user pi``, whose
+    desktop session has its own."""
+    own = install_plan(BASE, FRESH_PI)
+    person = install_plan(
+        dataclasses.replace(BASE, user="pi"),
+        dataclasses.replace(FRESH_PI, user_exists=True, user_login=True),
+    )
+    assert own.unit is not None and person.unit is not None
+    assert settings_of(own.unit)["Service.RemoveIPC"] == ["yes"]
+    assert "Service.RemoveIPC" not in settings_of(person.unit)
+
+
+def test_systemd_rates_the_unit_s_exposure_at_most_2(tmp_path: Path) -> None:
+    """``systemd-analyze security`` on the unit file: 4.2 before ProtectKernelLogs,
+    ProtectProc, PrivateMounts, RemoveIPC, the system-call filter and the
+    IP address lists; 1.9 with them (docs/service.md)."""
+    if ANALYZE is None:
+        pytest.skip("systemd-analyze is not installed (Debian package systemd)")
+    path = tmp_path / "companion.service"
+    path.write_text(unit_text(BASE), encoding="utf-8")
+    done = subprocess.run(
+        [ANALYZE, "security", "--offline=true", "--no-pager", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    last = done.stdout.strip().splitlines()[-1]
+    exposure = float(last.split("companion.service:")[1].split()[0])
+    print(last)
+    assert exposure <= 2.0, done.stdout
 
 
 def test_the_journals_fallback_folders_stay_writable() -> None:
@@ -493,7 +561,7 @@ def test_status_after_a_watchdog_restart_says_why_from_the_journal() -> None:
         for c, out in [
             (("systemctl", "show", "companion.service", "--property=LoadState,FragmentPath,"
               "UnitFileState,ActiveState,SubState,ActiveEnterTimestamp,Result,NRestarts,"
-              "ExecMainCode,ExecMainStatus,ExecMainExitTimestamp"), SHOW_RUNNING),
+              "ExecMainCode,ExecMainStatus,ExecMainExitTimestamp,StatusText"), SHOW_RUNNING),
             (("journalctl", "--unit=companion.service", "--output=json", "--lines=2000",
               "--no-pager", "--quiet"), WATCHDOG_JOURNAL),
         ]
@@ -506,6 +574,8 @@ def test_status_after_a_watchdog_restart_says_why_from_the_journal() -> None:
         "Запуск при включении: да",
         "Работает: да (running, с Sat 2025-05-10 19:03:01 MSK)",
         f"Перезапусков: 1; последний выход: сторожевой таймер: консоль или стол зависли ({when})",
+        "Слушание: процесс слушания ещё не запускался (микрофон выключен или игры не было); "
+        "перезапусков: 0; последняя ошибка: не было",
         "Данные клуба: /var/lib/companion",
     ]
     assert all(not c.root for c in runner.ran)  # status asks for no sudo

@@ -341,10 +341,12 @@ class ConsoleApp(TableNews):
         table = self.table
         seats = w("real") if table is not None and table.simulated_seats is None else w("simulated")
         sound = table is not None and table.sound
+        down = self.ears_health is not None and self.ears_health.state == "down"
+        mic = "mic_down" if down else "mic_listening"
         parts = [
             w("seats_part", how=seats),
             w("voice_part", how=w("voice_sound") if sound else w("voice_captions")),
-            w("mic_part") if self.config.microphone.listen is False else w("mic_listening"),
+            w("mic_part") if self.config.microphone.listen is False else w(mic),
         ]
         if self.journal_path is not None:
             parts.append(w("journal_part", path=self.journal_path.stem))

@@ -20,12 +20,14 @@ from textual.screen import Screen
 
 from ..config import Config
 from ..rulesets import load_ruleset
+from ..runner.sd_notify import notify as sd_notify
 from .players_count import PlayersCount
 from .protocol_files import set_aside
 from .table_host import TableHost, TableLost, TableNotice, TableRefused, TableUpdated
 from .words import PART_NOTICES, Words
 
 if TYPE_CHECKING:
+    from ..ears.health import EarsHealth
     from .table_host import AnyTable
 
 log = logging.getLogger(__name__)
@@ -41,6 +43,9 @@ class TableNews(App[None]):
     players: PlayersCount
     saved_protocol: list[Path]
     _now: Callable[[], datetime]
+    #: the listening process, as the table's notices tell (ears/health.py;
+    #: None: nothing told yet, and the ears' package not even imported)
+    ears_health: EarsHealth | None = None
 
     @property
     def table(self) -> AnyTable | None:
@@ -113,6 +118,19 @@ class TableNews(App[None]):
         if message.table != self.host.number:
             return
         what = message.what
+        from ..ears.health import HEALTH_NOTICES, QUIET_NOTICES  # light: no numpy
+
+        if what in HEALTH_NOTICES:
+            self._ears_changed(what, message.line)
+            if what in QUIET_NOTICES:
+                return
+        if what in ("ears_restarted", "ears_gave_up") and self.ears_health is not None:
+            self.notify(
+                self.words(what, reason=message.line, count=self.ears_health.restarts),
+                severity="warning" if what == "ears_restarted" else "error",
+                timeout=15 if what == "ears_restarted" else 30,
+            )
+            return
         key = {
             "lost": "mic_lost",
             "back": "mic_back",
@@ -128,6 +146,21 @@ class TableNews(App[None]):
             severity="information" if good else "error" if loud else "warning",
             timeout=30 if loud else 15,
         )
+
+    def _ears_changed(self, what: str, line: str) -> None:
+        """The listening process's health anew: to systemd's status text (the
+        service's status and the doctor read it: a no-op outside the
+        service) and to the parts line."""
+        from ..ears.health import EarsHealth, status_text
+
+        health = (self.ears_health or EarsHealth()).after(what, line, self._now())
+        self.ears_health = health
+        sd_notify("STATUS=" + status_text(health))
+        from .forum_screen import ForumScreen
+        from .table_screen import TableScreen
+
+        if isinstance(self.screen, TableScreen | ForumScreen):
+            self._show_parts(self.screen)
 
     def on_table_refused(self, message: TableRefused) -> None:
         from .forum_screen import ForumScreen

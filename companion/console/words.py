@@ -62,6 +62,9 @@ RU: dict[str, str] = {
     "mic_failed": "Микрофон не слушает ({reason})",
     "mic_words_off": "Запрещённые слова не слушаются: {reason}",
     "mic_no_seats": "Микрофоны не различают места: {reason}",
+    "ears_restarted": "Процесс слушания завершился ({reason}) и запущен снова; перезапусков: {count}",
+    "ears_gave_up": "Процесс слушания падает раз за разом ({reason}): микрофон не слушает до следующей игры",
+    "mic_down": "Микрофон: не слушает",
     # the table's parts lost and back, the journal's disk (docs/faults.md);
     # the notice's kind is the key, its line the reason
     "voice_lost": "Звук пропал ({reason}): реплики только на экране, пока он не вернётся",
@@ -313,6 +316,9 @@ EN: dict[str, str] = {
     "mic_failed": "The microphone is not listening ({reason})",
     "mic_words_off": "Forbidden words are not listened for: {reason}",
     "mic_no_seats": "The microphones cannot tell the seats: {reason}",
+    "ears_restarted": "The listening process ended ({reason}) and was started again; restarts: {count}",
+    "ears_gave_up": "The listening process keeps dying ({reason}): the microphone is off until the next game",
+    "mic_down": "Microphone: not listening",
     "voice_lost": "The sound is gone ({reason}): cues on the screen only until it is back",
     "voice_back": "The sound is back ({reason})",
     "disk_low": "The journal's disk is nearly full: {reason}. Free some space",

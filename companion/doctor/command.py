@@ -16,6 +16,7 @@ from ..config import Config, ConfigError, config_path, load_config
 from .result import Result, Words, as_json, exit_status, say, summary
 
 if TYPE_CHECKING:  # the checks (numpy, the voice, gpiozero) load only when the doctor runs
+    from .listening import ListeningProbes
     from .seats import GpioProbes
     from .sound import SoundProbes
     from .system import SystemProbes
@@ -28,6 +29,7 @@ CHECKS = (
     "pinmap",
     "speaker",
     "microphone",
+    "listening",
     "voice",
     "words_model",
     "space",
@@ -79,6 +81,12 @@ def _system() -> SystemProbes:
     return SystemProbes()
 
 
+def _listening() -> ListeningProbes:
+    from .listening import ListeningProbes
+
+    return ListeningProbes()
+
+
 @dataclass(frozen=True, slots=True)
 class Probes:
     """Everything the checks read off the machine; each part swappable."""
@@ -88,6 +96,7 @@ class Probes:
     sound: SoundProbes = field(default_factory=_sound)
     voice: VoiceProbes = field(default_factory=_voice)
     system: SystemProbes = field(default_factory=_system)
+    listening: ListeningProbes = field(default_factory=_listening)
 
 
 def check_config(path: Path, probes: Probes, lang: str) -> tuple[Config, Result]:
@@ -113,6 +122,7 @@ def run_checks(
     """Every check in :data:`CHECKS` order, on the config at ``path``.
     ``each`` is told every result as soon as it is known (a speaker test
     takes a few seconds: the lines before it are already on screen)."""
+    from .listening import check_listening
     from .seats import check_gpio, check_pinmap
     from .sound import check_microphone, check_speaker
     from .system import check_clock, check_priority, check_space
@@ -128,6 +138,7 @@ def run_checks(
         ("pinmap", lambda: check_pinmap(config, probes.gpio, lang)),
         ("speaker", lambda: check_speaker(config, probes.sound, lang, sound)),
         ("microphone", lambda: check_microphone(config, probes.sound, lang)),
+        ("listening", lambda: check_listening(config, probes.listening, lang)),
         ("voice", lambda: check_voice(config, probes.voice, lang)),
         ("words_model", lambda: check_words_model(config, probes.voice, lang)),
         ("space", lambda: check_space(config, probes.system, lang)),
@@ -157,8 +168,8 @@ def doctor_parser(
     doctor = sub.add_parser(
         "doctor",
         parents=[common],
-        help="check the table: GPIO, pin map, speaker, microphone, voice, model, space, "
-        "priority, clock",
+        help="check the table: GPIO, pin map, speaker, microphone, the service's listening "
+        "process, voice, model, space, priority, clock",
     )
     doctor.add_argument("--json", action="store_true", help="print the results as a JSON list")
     doctor.add_argument(

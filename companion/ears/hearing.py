@@ -272,9 +272,12 @@ def hear(
     listener: Listener | None = None,
     *,
     pause: Callable[[float], bool] | None = None,
+    ready: Callable[[], None] | None = None,
 ) -> None:
     """Listen until ``stopping`` (or a file's end), sending messages.
-    ``pause``: the wait between tries of a lost card (``RetryingListener``)."""
+    ``pause``: the wait between tries of a lost card (``RetryingListener``);
+    ``ready``: called once the detector and the source are set up (the
+    listening process then says it listens: link.py)."""
     hearing = Hearing(settings, send)
 
     def status(what: str, line: str) -> None:
@@ -283,5 +286,7 @@ def hear(
         hearing.status(what, line)
 
     source = RetryingListener(listener or open_listener(settings), status, pause=pause)
+    if ready is not None:
+        ready()
     source.run(hearing.block, stopping)
     hearing.finish()

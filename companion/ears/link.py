@@ -8,12 +8,23 @@ messages on a thread of its own, holds the ``FlagWatcher`` and submits
 each flag to the table as a ``SpeechFlagged`` input (the host confirms or
 dismisses it from the proposal queue). Microphone trouble reaches the host
 as a notice, once when it goes and once when it is back.
+
+The same thread watches the process: its death closes the socket, so it is
+seen at once; a process that dies without having said why (killed, crashed)
+is started again (``restarts.RestartPolicy``: within 5 s) and the host is
+told (``ears_restarted``), or, after a run of quick deaths, told that the
+table gave up (``ears_gave_up``). One that said why it cannot listen
+(``failed``: a file that is not there) is not: a new one would fail the
+same way. Each process that listens says so (``ears_started``, its pid);
+the console keeps the health (``health.EarsHealth``) for the service's
+status and the doctor.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
 import socket
 import subprocess
@@ -30,6 +41,7 @@ from ..core.events import WORD_KIND, Event, SpeechFlagged
 from ..core.state import Game
 from ..core.table_state import current_turn, table_or_blank
 from .hearing import EarsSettings, hear
+from .restarts import RestartPolicy, ending
 from .watch import FlagWatcher, LevelGate
 
 log = logging.getLogger(__name__)
@@ -40,8 +52,10 @@ TICK_S = 0.05
 ECHO_TAIL_S = 0.3
 CLOSE_TIMEOUT_S = 3.0
 
-#: (what: "lost" | "back" | "failed", one line)
+#: (what: "lost" | "back" | "failed" | "ears_started" | "ears_restarted" | ..., one line)
 OnNotice = Callable[[str, str], None]
+#: the listening process's own news, not the microphone's: logged at info
+_QUIET = ("ears_started", "ears_stopped")
 
 
 class EarsLink:
@@ -59,16 +73,20 @@ class EarsLink:
         voice_until: Callable[[], float] | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         log_file: Path | None = None,
+        restarts: RestartPolicy | None = None,
+        pause: Callable[[float], bool] | None = None,
     ) -> None:
         """``voice_until``: when the table's own voice stops sounding
         (monotonic): an utterance that begins while it sounds is the
-        companion heard by its own microphone, never flagged."""
+        companion heard by its own microphone, never flagged.
+        ``restarts``: when a dead listening process is started again;
+        ``pause(seconds)``: the wait before it, True when the link is closing
+        meanwhile (default: a wait the link's close ends; a test's returns
+        at once)."""
         self.settings = settings
         self._submit, self._game, self._now = submit, game, now
         self._speed = speed
-        self._on_notice = on_notice or (
-            lambda what, line: log.warning("microphone %s: %s", what, line)
-        )
+        self._on_notice = on_notice or _log_notice
         self._log_file = log_file
         self._voice_until = voice_until
         # The utterance heard and not yet watched: (start, seat, confidence)
@@ -87,12 +105,32 @@ class EarsLink:
         self._conn: Connection | None = None
         self._thread: threading.Thread | None = None
         self._closing = threading.Event()
+        self.restarts = restarts or RestartPolicy()
+        self._pause = pause or self._closing.wait
+        # Swapping in a new process against close() taking the current one.
+        self._lock = threading.Lock()
+        self._started_at = 0.0  # (monotonic) when the current process was started
+        self._said_failed = False  # it said why it cannot listen
+        self._stopped = False  # ears_stopped told
 
     @property
     def started(self) -> bool:
         return self._process is not None
 
+    @property
+    def pid(self) -> int | None:
+        """The current listening process's (tests, benches)."""
+        process = self._process
+        return None if process is None else int(process.pid)
+
     def start(self) -> None:
+        self._spawn()
+        self._thread = threading.Thread(target=self._watch, name="ears", daemon=True)
+        self._thread.start()
+
+    def _spawn(self) -> bool:
+        """Start a listening process and hand it its settings (False: the
+        link is closing, none was started)."""
         # A plain child process, not multiprocessing's: the table's process
         # is a daemonic one, and those may not have children of their own.
         mine, theirs = socket.socketpair()
@@ -100,47 +138,113 @@ class EarsLink:
         log_file = self._log_file or _log_file()
         if log_file is not None:
             command.append(str(log_file))
-        self._process = subprocess.Popen(
-            command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL
-        )
-        theirs.close()
-        self._conn = Connection(mine.detach())
-        self._conn.send(self.settings)
-        self._thread = threading.Thread(target=self._read, name="ears", daemon=True)
-        self._thread.start()
+        with self._lock:
+            if self._closing.is_set():
+                mine.close()
+                theirs.close()
+                return False
+            try:
+                self._process = subprocess.Popen(
+                    command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL
+                )
+            except OSError:
+                mine.close()
+                raise
+            finally:
+                theirs.close()
+            self._conn = conn = Connection(mine.detach())
+            self._started_at = self._monotonic()
+        with contextlib.suppress(OSError, ValueError):  # dead already: the watch sees it
+            conn.send(self.settings)
+        return True
 
     def close(self) -> None:
         self._closing.set()
-        if self._conn is not None:
+        with self._lock:
+            conn, process = self._conn, self._process
+        if conn is not None:
             with contextlib.suppress(OSError, ValueError):
-                self._conn.send(("close",))
+                conn.send(("close",))
         if self._thread is not None:
             self._thread.join(CLOSE_TIMEOUT_S)
-        if self._process is not None:
+        if process is not None:
             try:
-                self._process.wait(CLOSE_TIMEOUT_S)
+                process.wait(CLOSE_TIMEOUT_S)
             except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait(CLOSE_TIMEOUT_S)
-        if self._conn is not None:
-            self._conn.close()
+                process.kill()
+                process.wait(CLOSE_TIMEOUT_S)
+        if conn is not None:
+            conn.close()
+        if process is not None:
+            self._stop("the table closed")
 
-    # --- the reading thread --------------------------------------------------------
-    def _read(self) -> None:
-        assert self._conn is not None
+    def _stop(self, why: str) -> None:
+        if not self._stopped:
+            self._stopped = True
+            self._on_notice("ears_stopped", why)
+
+    # --- the reading and watching thread ---------------------------------------------
+    def _watch(self) -> None:
+        """Read the listening process until it ends; start it again when it
+        died without a word (the module's docstring)."""
+        while True:
+            conn, process = self._conn, self._process
+            assert conn is not None and process is not None
+            if self._read(conn) or self._closing.is_set():
+                return
+            conn.close()
+            # What was being heard ended with the process.
+            self.watcher.closed()
+            self._heard = None
+            how = _ended(process)
+            lived = self._monotonic() - self._started_at
+            log.warning("the listening process ended (%s) after %.1f s", how, lived)
+            if self._said_failed:
+                return  # it said why, and a new one would fail the same way
+            if not self._restart(how, lived):
+                return
+
+    def _restart(self, how: str, lived: float) -> bool:
+        """Start a new listening process after the policy's wait (False:
+        given up, or the link is closing)."""
+        while True:
+            wait = self.restarts.died(lived)
+            if wait is None:
+                self._on_notice("ears_gave_up", f"{how}, {self.restarts.quick + 1} times in a row")
+                return False
+            if self._pause(wait) or self._closing.is_set():
+                return False
+            try:
+                if not self._spawn():
+                    return False
+            except OSError as error:  # no process at all (no memory, no pids): as a death
+                how, lived = f"could not start: {error}", 0.0
+                continue
+            self._on_notice("ears_restarted", how)
+            return True
+
+    def _read(self, conn: Connection) -> bool:
+        """Read one process's messages: True when it ended by itself (a
+        file's end) or the link is closing, False when it died."""
+        self._said_failed = False
         while not self._closing.is_set():
             try:
-                if self._conn.poll(TICK_S):
-                    message = self._conn.recv()
+                if conn.poll(TICK_S):
+                    message = conn.recv()
+                    if message[0] == "listening":
+                        self._on_notice("ears_started", str(message[1]))
+                        continue
+                    if message[:2] == ("status", "failed"):
+                        self._said_failed = True
                     self.heard(message)
                     if message[0] == "ended":
-                        break
+                        self._stop("the sound ended")
+                        return True
                 else:
                     self.tick()
             except (EOFError, OSError):
-                if not self._closing.is_set():
-                    self._on_notice("failed", "the listening process ended; no flags")
-                return
+                return False
+        return True
 
     def tick(self) -> None:
         """While an utterance is open: the flag it earns by now (an overrun)."""
@@ -225,6 +329,23 @@ def _is_the_speakers(game: Game | None) -> bool:
     )
 
 
+def _log_notice(what: str, line: str) -> None:
+    if what in _QUIET:
+        log.info("listening process %s: %s", what, line)
+    else:
+        log.warning("microphone %s: %s", what, line)
+
+
+def _ended(process: Any) -> str:
+    """How the process ended (it closed its socket: it ends, if it has not)."""
+    try:
+        return ending(process.wait(CLOSE_TIMEOUT_S))
+    except subprocess.TimeoutExpired:  # its socket closed, itself still there: ended now
+        process.kill()
+        process.wait(CLOSE_TIMEOUT_S)
+        return "closed its socket and hung"
+
+
 def _log_file() -> Path | None:
     """Where this process logs (the console's log file), for the child's."""
     for handler in logging.getLogger().handlers:
@@ -247,8 +368,9 @@ def serve(conn: Connection, settings: EarsSettings, log_file: Path | None) -> No
 
     threading.Thread(target=wait_for_close, name="orders", daemon=True).start()
     send = conn.send  # from this thread only: the listener calls back on it
+    pid = os.getpid()
     try:
-        hear(settings, send, stopping)
+        hear(settings, send, stopping, ready=lambda: send(("listening", pid)))
         send(("ended",))
     except (OSError, ValueError) as error:
         if not stopping.is_set():
