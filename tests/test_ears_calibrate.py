@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 import pytest
 from array_sound import SIX, plane_wave
 
+from companion.ears import calibrate as calibrate_module
 from companion.ears.array import ArraySeats
 from companion.ears.calibrate import calibrate
 from companion.ears.calibration import azimuth, calibration_of, default_path, load
@@ -183,7 +187,10 @@ class TableCard:
     """A fake array card: asked for seat n (``prompted``), it first hears
     the prompt itself from the speaker at 0 degrees, then the seat at its
     own angle. The prompt's sound reaches the queue before ``ask`` returns,
-    as a card's would while the voice speaks."""
+    as a card's would while the voice speaks; the seat's comes once the
+    calibration waits for sound (``listening``), as a real card's comes in
+    real time after the prompt: a fake that ran ahead of the calibration
+    would have the seat's words taken for the prompt's on a busy machine."""
 
     rate, channels = RATE, 6
 
@@ -195,6 +202,19 @@ class TableCard:
         self._asked: list[int] = []
         self._wake = threading.Condition()
         self._at = 0.0
+        self.listening = threading.Event()
+
+    def queue_factory(self) -> Any:
+        """What the calibration's ``queue`` module is in a test: its queue
+        says when the calibration first waits on it after a prompt."""
+        card = self
+
+        class Watched(queue.SimpleQueue):  # type: ignore[type-arg]
+            def get(self, block: bool = True, timeout: float | None = None) -> Any:
+                card.listening.set()
+                return super().get(block, timeout)
+
+        return SimpleNamespace(SimpleQueue=Watched, Empty=queue.Empty)
 
     def run(self, on_block: Callable[[Block], None], stopping: threading.Event) -> None:
         with self._wake:
@@ -208,6 +228,7 @@ class TableCard:
                 return
             seat = self._asked[done]
             done += 1
+            self.listening.wait()
             self._play(np.zeros((int(0.3 * RATE), 6), np.float32))
             self._play(self._make(self.angles[seat], 1.5))
             # A card goes on giving sound: enough of the room's quiet to end the seat's turn.
@@ -216,6 +237,7 @@ class TableCard:
     def prompted(self, seat: int) -> None:
         with self._wake:
             self._wake.wait_for(lambda: self._on_block is not None)
+        self.listening.clear()
         self._play(self._make(0.0, 1.2))  # the voice's «Место N» through the array
         with self._wake:
             self._asked.append(seat)
@@ -228,10 +250,11 @@ class TableCard:
             self._at += 480 / RATE
 
 
-def test_a_spoken_prompt_is_not_taken_for_the_seat() -> None:
+def test_a_spoken_prompt_is_not_taken_for_the_seat(monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(8)
     angles = {1: 60.0, 2: 150.0, 3: 240.0}
     card = TableCard(angles, lambda degrees, seconds: plane_wave(rng, seconds, degrees))
+    monkeypatch.setattr(calibrate_module, "queue", card.queue_factory())
 
     def loud(chunk: np.ndarray) -> float:  # a detector for made-up sound: loud is speech
         return 0.9 if float(np.mean(chunk**2)) > 0.1 else 0.0
