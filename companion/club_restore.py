@@ -206,7 +206,9 @@ def restore(plan: Plan, *, force: bool, stamp: str) -> Restored:
                 raise _not_written(target, error, [e for e, _ in wanted.values()]) from None
         missing = wanted.keys() - temporary.keys()
         if missing:
-            raise ClubDataError(f"{min(missing)}: gone from the backup meanwhile; nothing restored")
+            raise ClubDataError(
+                f"{printable(min(missing))}: gone from the backup meanwhile; nothing restored"
+            )
         done = _put_in_place(chosen, temporary, stamp)
         made.clear()
         return done
@@ -345,8 +347,10 @@ def _put_in_place(chosen: list[Item], temporary: dict[str, Path], stamp: str) ->
                     _put_lock(item, temporary, done, undo, was, stamp)
             done.written.append(item.target)
             folders.add(item.target.parent)
-    except (OSError, ClubDataError) as error:
+    except BaseException as error:  # Ctrl-C too: put back, then stop
         undo.put_back()
+        if not isinstance(error, OSError | ClubDataError):
+            raise
         why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise ClubDataError(
             f"{printable(item.target)}: could not be put in place ({printable(why)}); "
