@@ -11,8 +11,9 @@ from datetime import datetime
 from pathlib import Path
 
 from .club_backup import make_backup, size_text
-from .club_data import Entry, club_places, companion_version
+from .club_data import ClubDataError, Entry, club_places, companion_version
 from .config import Config, ConfigError, config_path, load_config
+from .printable import printable
 
 COMMANDS = ("backup", "restore", "update", "players")
 
@@ -29,6 +30,10 @@ WORDS = {
         "newest": "Копия: {path} — самая новая из {count} в {folder}",
         "checked": "Сделана {made} на {host} (companion {version}); контрольные суммы всех файлов ({count}) сходятся.",
         "would": "Восстановление (--dry-run, ничего не изменено):",
+        "would_write": "  записал бы: {path}",
+        "would_replace": "  заменил бы, сохранив прежний рядом: {path}",
+        "wrote": "  записан: {path}",
+        "extras": "  правила, карта выводов, калибровка и записанный голос из копии — в папке данных клуба {folder} (ruleset.toml, pin-map.toml, array-calibration.json, voice-pack/): конфиг, который называет другое место, укажите на них",
         "restored": "Восстановлено:",
         "new": "  новых файлов: {count}",
         "replaced": "  заменено файлов: {count}",
@@ -65,6 +70,10 @@ WORDS = {
         "newest": "Backup: {path}, the newest of {count} in {folder}",
         "checked": "Made {made} on {host} (companion {version}); every file's checksum matches ({count}).",
         "would": "Restore (--dry-run, nothing changed):",
+        "would_write": "  would write: {path}",
+        "would_replace": "  would replace, keeping the file here beside it: {path}",
+        "wrote": "  written: {path}",
+        "extras": "  the ruleset, pin map, calibration and voice pack of the backup are in the club's data folder {folder} (ruleset.toml, pin-map.toml, array-calibration.json, voice-pack/): point a config that names another place at them",
         "restored": "Restored:",
         "new": "  new files: {count}",
         "replaced": "  files replaced: {count}",
@@ -150,16 +159,26 @@ def club_parsers(
 
 
 def club_command(args: argparse.Namespace) -> int:
+    """Run a club's command. Everything from data that is printed (a
+    manifest's fields, file names, paths, a release's version, a player's
+    name) goes through ``printable``, error lines too."""
     words = WORDS.get(args.lang, WORDS["ru"])
     roles = ROLE_NAMES.get(args.lang, ROLE_NAMES["ru"])
-    if args.command == "backup":
-        _backup(Path(args.dest), words, roles)
-    elif args.command == "restore":
-        _restore(Path(args.src), args, words)
-    elif args.command == "update":
-        _update(Path(args.src) if args.src else None, args.force, args.dry_run, words, roles)
-    else:
-        _players(words)
+    try:
+        if args.command == "backup":
+            _backup(Path(args.dest), words, roles)
+        elif args.command == "restore":
+            _restore(Path(args.src), args, words)
+        elif args.command == "update":
+            _update(Path(args.src) if args.src else None, args.force, args.dry_run, words, roles)
+        else:
+            _players(words)
+    except ClubDataError as error:
+        raise ClubDataError(printable(error)) from None
+    except OSError as error:
+        if isinstance(error.filename, str):
+            error.filename = printable(error.filename)
+        raise
     return 0
 
 
@@ -168,7 +187,11 @@ def _backup(dest: Path, words: dict[str, str], roles: dict[str, str]) -> None:
     places = club_places(load_config(config_file), config_file)
     made = make_backup(dest, places, now=datetime.now(), version=companion_version())
     entries = made.manifest.entries
-    print(words["made"].format(path=made.path, size=size_text(made.size), count=len(entries)))
+    print(
+        words["made"].format(
+            path=printable(made.path), size=size_text(made.size), count=len(entries)
+        )
+    )
     counted = Counter(entry.role for entry in entries if not entry.name.endswith(".jsonl.lock"))
     for role, count in counted.items():
         print(words["roles"].format(role=roles.get(role, role), count=count))
@@ -177,66 +200,73 @@ def _backup(dest: Path, words: dict[str, str], roles: dict[str, str]) -> None:
 
 
 def _journal_note(entry: Entry, words: dict[str, str]) -> None:
+    name = printable(entry.inner)
     for note in filter(None, entry.note.split("; ")):
         kind, _, rest = note.partition(" ")
         if kind in ("in_use", "torn"):
-            print(words[kind].format(name=entry.inner, lines=rest))
+            print(words[kind].format(name=name, lines=printable(rest)))
         elif kind in ("unchecked", "lost"):
-            print(words[kind].format(name=entry.inner, why=rest))
+            print(words[kind].format(name=name, why=printable(rest)))
         elif kind == "moved":
-            print(words[kind].format(name=entry.inner, path=rest))
+            print(words[kind].format(name=name, path=printable(rest)))
 
 
 def _restore(src: Path, args: argparse.Namespace, words: dict[str, str]) -> None:
     from .club_data import check_backup
+    from .club_layout import DATA_FILES, machine_layout
     from .club_restore import find_backup, plan_restore, restore
 
     backup, count = find_backup(src)
+    path = printable(backup.path)
     if count > 1:
-        print(words["newest"].format(path=backup.path, count=count, folder=src))
+        print(words["newest"].format(path=path, count=count, folder=printable(src)))
     else:
-        print(words["from"].format(path=backup.path))
+        print(words["from"].format(path=path))
     manifest = check_backup(backup)
     print(
         words["checked"].format(
-            made=manifest.made.replace("T", " "),
-            host=manifest.host,
-            version=manifest.version,
+            made=printable(manifest.made.replace("T", " ")),
+            host=printable(manifest.host),
+            version=printable(manifest.version),
             count=len(manifest.entries),
         )
     )
     config_file = config_path()
-    plan = plan_restore(
-        backup,
-        manifest,
-        config_file,
-        lambda: load_config(config_file),
-        keep_config=args.keep_config,
-    )
+    layout = machine_layout(config_file)
+    plan = plan_restore(backup, manifest, layout, keep_config=args.keep_config)
     if args.dry_run:
         print(words["would"])
         print(words["new"].format(count=len(plan.of("new"))))
+        for item in plan.of("new"):
+            for target in item.writes():
+                print(words["would_write"].format(path=printable(target)))
+        key = "would_replace" if args.force else "differs"
         for item in plan.of("differs"):
-            print(words["differs"].format(path=item.target))
+            for target in item.writes():
+                print(words[key].format(path=printable(target)))
+        written = plan.of("new", "differs")
     else:
         done = restore(plan, force=args.force, stamp=f"{datetime.now():%Y-%m-%d_%H-%M-%S}")
         print(words["restored"])
         print(words["new"].format(count=len(done.written) - len(done.replaced)))
         print(words["replaced"].format(count=len(done.replaced)))
-        for path, aside in done.aside:
-            print(words["aside"].format(path=path, aside=aside.name))
+        for target in done.written:
+            print(words["wrote"].format(path=printable(target)))
+        for target, aside in done.aside:
+            print(words["aside"].format(path=printable(target), aside=printable(aside.name)))
+        written = [item for item in plan.of("new", "differs") if item.target in done.written]
     print(words["same"].format(count=len(plan.of("same"))))
     if plan.of("newer"):
         print(words["newer"].format(count=len(plan.of("newer"))))
     for item in plan.of("in_use"):
-        print(words["in_use_kept"].format(path=item.target))
-    if not args.dry_run and any(
-        item.entry.role == "config" for item in plan.of("new") + plan.of("differs")
-    ):
+        print(words["in_use_kept"].format(path=printable(item.target)))
+    if any(item.entry.role in DATA_FILES or item.entry.role == "pack" for item in written):
+        print(words["extras"].format(folder=printable(layout.data)))
+    if not args.dry_run and any(item.entry.role == "config" for item in written):
         try:
             load_config(config_file)
         except ConfigError as error:
-            print(words["config_bad"].format(error=error), file=sys.stderr)
+            print(words["config_bad"].format(error=printable(error)), file=sys.stderr)
 
 
 def _update(
@@ -249,31 +279,39 @@ def _update(
     try:
         config = load_config(config_file)
     except ConfigError as error:  # a release may be what mends it: the defaults meanwhile
-        print(f"companion: {error}", file=sys.stderr)
+        print(f"companion: {printable(error)}", file=sys.stderr)
         config = Config()
     plan = plan_update(src or installed.folder, installed, config.paths.journals, force=force)
     release = plan.release
     commit = f" (git {release.commit})" if release.commit else ""
-    print(words["now"].format(version=installed.version, folder=installed.folder))
-    print(words["release"].format(version=release.version, folder=release.folder, commit=commit))
+    old = printable(installed.version)
+    print(words["now"].format(version=old, folder=printable(installed.folder)))
+    print(
+        words["release"].format(
+            version=printable(release.version),
+            folder=printable(release.folder),
+            commit=printable(commit),
+        )
+    )
     print(words["data"])
     places = [("config", config_file), ("roster", config.paths.roster)]
     places += [("journals", config.paths.journals), ("games", config.paths.games)]
     for role, path in places:
-        print(words["place"].format(role=roles[role], path=path))
+        print(words["place"].format(role=roles[role], path=printable(path)))
     if plan.missing_packages:
-        names = " ".join(plan.missing_packages)
+        names = printable(" ".join(plan.missing_packages))
         print(words["debs"].format(names=names), file=sys.stderr)
     for path in plan.busy:
-        print(words["busy"].format(path=path), file=sys.stderr)
+        print(words["busy"].format(path=printable(path)), file=sys.stderr)
     if dry_run:
-        print(f"{words['plan']}: {' '.join(plan.install)}")
+        print(f"{words['plan']}: {printable(' '.join(plan.install))}")
         print(words["then"])
         return
     started = run_update(plan)
-    print(words["done"].format(old=installed.version, new=started.version, folder=started.folder))
+    new = printable(started.version)
+    print(words["done"].format(old=old, new=new, folder=printable(started.folder)))
     if started.folder != installed.folder:
-        print(words["old_kept"].format(folder=installed.folder, version=installed.version))
+        print(words["old_kept"].format(folder=printable(installed.folder), version=old))
 
 
 def _players(words: dict[str, str]) -> None:
@@ -287,9 +325,9 @@ def _players(words: dict[str, str]) -> None:
             raise
         where = error.source + (f":{error.line}" if error.line else "")
         raise ValueError(words["roster_bad"].format(where=where)) from None
-    print(words["players"].format(path=path, count=len(roster.players)))
+    print(words["players"].format(path=printable(path), count=len(roster.players)))
     for player in roster.players:
         last = player.last.isoformat() if player.last else "—"
-        print(words["player"].format(name=player.name, games=player.games, last=last))
+        print(words["player"].format(name=printable(player.name), games=player.games, last=last))
     if not roster.players:
         print(words["nobody"])

@@ -8,41 +8,58 @@ path, the array's calibration, a recorded voice pack. A backup is one
 ``companion-backup-YYYY-MM-DD_HH-MM.tar.gz`` holding a folder of the same
 name: one folder per role (``config/``, ``roster/``, ``games/``,
 ``journals/`` ...) and ``MANIFEST.json``, the list of files with their
-sizes, times, modes and sha256 sums. Unpacked (``tar xzf``), the folder is
-a backup too. Writing one is :mod:`companion.club_backup`; putting one back,
-:mod:`companion.club_restore`.
+sizes, times, modes and sha256 sums (:mod:`companion.club_manifest`).
+Unpacked (``tar xzf``), the folder is a backup too. Writing one is
+:mod:`companion.club_backup`; where its files go on a machine,
+:mod:`companion.club_layout`; putting one back, :mod:`companion.club_restore`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import hashlib
-import json
 import os
 import re
 import stat
 import tarfile
 import zlib
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass
-from pathlib import Path, PurePosixPath
-from typing import IO, Any, Protocol
+from collections.abc import Callable, Collection, Generator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Protocol
 
+from .club_manifest import (
+    FILE_ROLES,
+    FOLDER_ROLES,
+    FORMAT,
+    MANIFEST,
+    MAX_MANIFEST_BYTES,
+    ROLES,
+    Entry,
+    Manifest,
+    ManifestError,
+    parse_manifest,
+)
 from .config import SHIPPED_PIN_MAP, Config
+from .printable import printable
 from .runner.journal_check import JournalDamaged, read_head, verify
 
-FORMAT = "companion-backup/1"
-MANIFEST = "MANIFEST.json"
+__all__ = [  # the manifest's names, for the modules that read and write backups
+    "FILE_ROLES",
+    "FOLDER_ROLES",
+    "FORMAT",
+    "MANIFEST",
+    "ROLES",
+    "Entry",
+    "Manifest",
+]
+
 PREFIX = "companion-backup-"
 SUFFIX = ".tar.gz"
 #: A backup's name: its date and time, and -2, -3 ... for a second one in a minute.
 NAME = re.compile(r"companion-backup-(\d{4}-\d\d-\d\d_\d\d-\d\d)(?:-(\d+))?\Z")
-#: Roles whose place is one file; the others are folders.
-FILE_ROLES = ("config", "roster", "ruleset", "pin_map", "calibration")
-FOLDER_ROLES = ("journals", "games", "pack")
-ROLES = FILE_ROLES + FOLDER_ROLES
-#: A manifest larger than this is not one of ours.
-MAX_MANIFEST_BYTES = 64 << 20
 _CHUNK = 1 << 20
 
 
@@ -65,51 +82,6 @@ class Place:
 
     role: str  # one of ROLES
     path: Path  # the file, or the folder for FOLDER_ROLES
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One file of a backup, as the manifest lists it."""
-
-    name: str  # "journals/2026-12-01_20-15-03.jsonl": the role, then the path in its place
-    size: int
-    sha256: str
-    mtime: float
-    mode: int  # permission bits only
-    #: journals only, "; " between several: "in_use N" (a game holds it: N lines
-    #: copied), "torn N" (a torn last line left out), "unchecked WHY" (copied as it
-    #: is), "moved PATH" (copied from where the game went on), "lost WHY" (that is
-    #: not there); "" otherwise
-    note: str = ""
-
-    @property
-    def role(self) -> str:
-        return self.name.split("/", 1)[0]
-
-    @property
-    def inner(self) -> str:
-        """The path inside the role's place ("" for a file role's one file)."""
-        return self.name.split("/", 1)[1] if self.role in FOLDER_ROLES else ""
-
-
-@dataclass(frozen=True, slots=True)
-class Manifest:
-    made: str  # local time, ISO 8601
-    host: str
-    version: str  # the companion that made it
-    places: dict[str, str]  # role -> the path it was backed up from
-    entries: tuple[Entry, ...]
-
-    def json_bytes(self) -> bytes:
-        data = {
-            "format": FORMAT,
-            "made": self.made,
-            "host": self.host,
-            "companion": self.version,
-            "places": self.places,
-            "files": [asdict(entry) for entry in self.entries],
-        }
-        return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode()
 
 
 def club_places(config: Config, config_file: Path) -> list[Place]:
@@ -232,37 +204,54 @@ def is_lock_leftover(name: str) -> bool:
 # --- reading a backup back ----------------------------------------------------------
 
 
-def safe_inner(name: str) -> bool:
-    """A manifest name that stays inside its place: relative, no '..'."""
-    path = PurePosixPath(name)
-    return (
-        bool(name)
-        and not path.is_absolute()
-        and ".." not in path.parts
-        and "\\" not in name
-        and "\0" not in name
-        and path.parts[0] in ROLES
-        and (len(path.parts) > 1)
-    )
-
-
 class Backup:
-    """A backup to read: an archive (``.tar.gz``) or its unpacked folder."""
+    """A backup to read: an archive (``.tar.gz``) or its unpacked folder.
+
+    An unpacked folder is read through file descriptors only: each file the
+    manifest lists is opened without following a symbolic link (nor one of
+    its folders), must be a regular file, and its size is checked against
+    the manifest before a byte is read: a FIFO or a link to ``/dev/zero`` on
+    a stick is refused in one line instead of hanging. Files the manifest
+    does not list are never opened (a Mac leaves ``._NAME`` on sticks)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.is_archive = path.is_file()
 
-    def files(self) -> Iterator[tuple[str, Readable]]:
-        """(name in the backup, its bytes) for every file, in the backup's order."""
-        if not self.is_archive:
-            for folder, _, names in sorted(os.walk(self.path)):
-                for name in sorted(names):
-                    full = Path(folder, name)
-                    inner = full.relative_to(self.path).as_posix()
-                    with full.open("rb") as stream:
-                        yield inner, stream
+    def files(self, names: Collection[str]) -> Generator[tuple[str, Readable], None, None]:
+        """(name in the backup, its bytes) for each of ``names``: an
+        archive's in its order, a folder's in the order given. Checked
+        files only (check_backup): a name missing here is skipped."""
+        if self.is_archive:
+            for name, stream in self.members():
+                if name in names:
+                    yield name, stream
             return
+        for name in names:
+            with self.open_file(name) as (stream, _):
+                yield name, stream
+
+    def read(self, name: str, limit: int) -> bytes:
+        """One file's bytes, at most ``limit`` + 1 of them."""
+        with contextlib.closing(self.files((name,))) as found:
+            for _, stream in found:
+                return stream.read(limit + 1)
+        raise BackupDamaged(f"{self.path}: {printable(name)}: missing from the backup")
+
+    @contextlib.contextmanager
+    def open_file(self, name: str) -> Iterator[tuple[IO[bytes], int]]:
+        """An unpacked backup's file and its size: see the class."""
+        fd = _open_inside(self.path, name, lambda why: self.refused(name, why))
+        with os.fdopen(fd, "rb") as stream:
+            yield stream, os.fstat(fd).st_size
+
+    def refused(self, name: str, why: str) -> BackupDamaged:
+        return BackupDamaged(f"{self.path}: {printable(name)}: {why}; nothing restored")
+
+    def members(self) -> Iterator[tuple[str, Readable]]:
+        """An archive's files, each name once; BackupDamaged for anything
+        else it holds or a damaged archive."""
+        seen: set[str] = set()
         try:
             with tarfile.open(self.path, "r:gz") as archive:
                 root = ""  # the one folder the archive holds (renaming the archive is fine)
@@ -270,13 +259,15 @@ class Backup:
                     root = root or member.name.split("/", 1)[0] + "/"
                     if member.isdir():
                         continue
+                    name = member.name.removeprefix(root)
                     if not member.isfile() or not member.name.startswith(root):
-                        raise BackupDamaged(
-                            f"{self.path}: {member.name}: not a file of this backup; nothing restored"
-                        )
+                        raise self.refused(member.name, "not a file of this backup")
+                    if name in seen:
+                        raise self.refused(name, "in the archive twice")
+                    seen.add(name)
                     data = archive.extractfile(member)
                     assert data is not None  # a regular member always has its bytes
-                    yield member.name.removeprefix(root), _Guarded(data, self.path)
+                    yield name, _Guarded(data, self.path)
                 # To the end of the gzip stream, whose checksum covers every byte
                 # (tar's padding too): tarfile stops at its end-of-archive blocks.
                 assert archive.fileobj is not None
@@ -286,6 +277,52 @@ class Backup:
             if not is_damage(error):
                 raise
             raise damaged(self.path, error) from None
+
+
+def _open_inside(folder: Path, name: str, refused: Callable[[str], Exception]) -> int:
+    """A descriptor of the regular file ``name`` (a plain relative path)
+    inside ``folder``, opened without following a link and without waiting
+    (a FIFO); ``refused(why)`` is raised otherwise."""
+    *folders, last = name.split("/")
+    try:
+        at = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as error:
+        raise refused(f"cannot be read ({error.strerror})") from None
+    try:
+        for part in folders:
+            inner = os.open(part, _FOLDER_FLAGS, dir_fd=at)
+            os.close(at)
+            at = inner
+        fd = os.open(last, _FILE_FLAGS, dir_fd=at)
+    except OSError as error:
+        if error.errno == errno.ENOENT:
+            raise refused("missing from the backup") from None
+        if error.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise refused("a symbolic link, or in one: not a file of the backup") from None
+        raise refused(f"cannot be read ({error.strerror})") from None
+    finally:
+        os.close(at)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise refused(f"not a regular file ({_kind(mode)})")
+    os.set_blocking(fd, True)
+    return fd
+
+
+_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+def _kind(mode: int) -> str:
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((kind for test, kind in kinds if test(mode)), "not a file")
 
 
 class _Guarded:
@@ -317,12 +354,13 @@ def damaged(path: Path, error: BaseException) -> BackupDamaged:
 
 
 def _reason(error: BaseException) -> str:
-    return " ".join(str(error).split())[:120] or type(error).__name__
+    return printable(" ".join(str(error).split())[:120] or type(error).__name__)
 
 
-def hash_stream(stream: Readable) -> tuple[str, int]:
+def hash_stream(stream: Readable, limit: int | None = None) -> tuple[str, int]:
+    """sha256 and size of ``stream``, or of its first ``limit`` bytes."""
     digest, size = hashlib.sha256(), 0
-    while chunk := stream.read(_CHUNK):
+    while chunk := stream.read(_CHUNK if limit is None else min(_CHUNK, limit - size)):
         digest.update(chunk)
         size += len(chunk)
     return digest.hexdigest(), size
@@ -330,75 +368,56 @@ def hash_stream(stream: Readable) -> tuple[str, int]:
 
 def check_backup(backup: Backup) -> Manifest:
     """Read every file of ``backup`` and check it against its manifest;
-    BackupDamaged (one line naming the file) if anything differs, is
-    missing or is not listed."""
+    BackupDamaged (one line naming the file and the field) if anything
+    differs, is missing, is not listed (in an archive), or the manifest is
+    not one a backup writes. Nothing is written meanwhile."""
+    return _check_archive(backup) if backup.is_archive else _check_folder(backup)
+
+
+def _check_folder(backup: Backup) -> Manifest:
+    manifest = _manifest(backup, backup.read(MANIFEST, MAX_MANIFEST_BYTES))
+    for entry in manifest.entries:
+        with backup.open_file(entry.name) as (stream, size):
+            if size != entry.size:  # known before reading: /dev/zero has no end
+                raise _differs(backup, entry, size)
+            found = hash_stream(stream, entry.size + 1)  # one more: a file that grew
+        if found != (entry.sha256, entry.size):
+            raise _differs(backup, entry)
+    return manifest
+
+
+def _check_archive(backup: Backup) -> Manifest:
     sums: dict[str, tuple[str, int]] = {}
     raw: bytes | None = None
-    for name, stream in backup.files():
+    for name, member in backup.members():
         if name == MANIFEST:
-            raw = stream.read(MAX_MANIFEST_BYTES + 1)
+            raw = member.read(MAX_MANIFEST_BYTES + 1)
         else:
-            sums[name] = hash_stream(stream)
+            sums[name] = hash_stream(member)
     if raw is None:
         raise BackupDamaged(f"{backup.path}: no {MANIFEST}: not a companion backup, or cut short")
-    manifest = parse_manifest(raw, backup.path)
+    manifest = _manifest(backup, raw)
     for entry in manifest.entries:
-        found = sums.pop(entry.name, None)
-        if found is None:
-            raise BackupDamaged(
-                f"{backup.path}: {entry.name}: missing from the backup; nothing restored"
-            )
-        if found != (entry.sha256, entry.size):
-            raise BackupDamaged(
-                f"{backup.path}: {entry.name}: checksum does not match the manifest: "
-                "the backup is damaged; nothing restored"
-            )
-    # An unpacked copy may gain files (a Mac's ._NAME on a stick): never restored, not refused.
-    if sums and backup.is_archive:
-        extra = min(sums)
-        raise BackupDamaged(f"{backup.path}: {extra}: not in the manifest; nothing restored")
+        if entry.name not in sums:
+            raise backup.refused(entry.name, "missing from the backup")
+        if sums.pop(entry.name) != (entry.sha256, entry.size):
+            raise _differs(backup, entry)
+    if sums:
+        raise backup.refused(min(sums), "not in the manifest")
     return manifest
 
 
-def parse_manifest(raw: bytes, source: Path) -> Manifest:
-    def bad(why: str) -> BackupDamaged:
-        return BackupDamaged(f"{source}: {MANIFEST}: {why}; nothing restored")
-
-    if len(raw) > MAX_MANIFEST_BYTES:
-        raise bad("too large")
+def _manifest(backup: Backup, raw: bytes) -> Manifest:
     try:
-        data: Any = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise bad("not JSON") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise bad(f"not a {FORMAT} manifest")
-    try:
-        entries = tuple(_entry(item) for item in data["files"])
-        places = {str(k): str(v) for k, v in dict(data["places"]).items()}
-        manifest = Manifest(
-            str(data["made"]), str(data["host"]), str(data["companion"]), places, entries
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise bad(f"a field is missing or wrong ({_reason(error)})") from None
-    for entry in entries:
-        if not safe_inner(entry.name):
-            raise bad(f"{entry.name!r}: not a name a backup holds")
-    return manifest
+        return parse_manifest(raw)
+    except ManifestError as error:
+        raise BackupDamaged(f"{backup.path}: {MANIFEST}: {error}; nothing restored") from None
 
 
-def _entry(item: Any) -> Entry:
-    if not isinstance(item, dict):
-        raise TypeError("a file is not a table")
-    mode = int(item["mode"])
-    if not 0 <= mode <= 0o777:
-        raise ValueError(f"mode {mode}")
-    return Entry(
-        str(item["name"]),
-        int(item["size"]),
-        str(item["sha256"]),
-        float(item["mtime"]),
-        mode,
-        str(item.get("note", "")),
+def _differs(backup: Backup, entry: Entry, size: int | None = None) -> BackupDamaged:
+    sizes = "" if size is None else f" (it is {size} bytes, the manifest says {entry.size})"
+    return backup.refused(
+        entry.name, f"checksum does not match the manifest{sizes}: the backup is damaged"
     )
 
 

@@ -20,8 +20,10 @@ If it does not, the release installed before is installed again.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tomllib
@@ -39,6 +41,7 @@ _CHECK = (
     "print(m.version('companion')); print(pathlib.Path(c.__file__).resolve().parent.parent)"
 )
 _TIMEOUT_S = 1800  # pip on a Pi with a slow card; only a hang is cut
+_MAX_TEXT_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +73,7 @@ def read_release(folder: Path) -> Release:
         raise ClubDataError(f"{folder}: no such folder")
     project = folder / "pyproject.toml"
     try:
-        data = tomllib.loads(project.read_text(encoding="utf-8"))
+        data = tomllib.loads(_small_text(project))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         data = {}
     table = data.get("project", {})
@@ -82,6 +85,17 @@ def read_release(folder: Path) -> Release:
             "project companion, beside the companion/ package)"
         )
     return Release(folder.resolve(), str(version or "unknown"), _commit(folder))
+
+
+def _small_text(path: Path) -> str:
+    """A release's small text file; OSError for a FIFO, a device or a file
+    past 1 MiB (never read whole: a release folder is anyone's)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO does not wait
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_TEXT_BYTES:
+            raise OSError(errno.EINVAL, "not a small regular file", str(path))
+        return stream.read(_MAX_TEXT_BYTES).decode("utf-8")
 
 
 def _commit(folder: Path) -> str | None:
@@ -183,8 +197,12 @@ def missing_debs(release: Release) -> list[str]:
     listed = release.folder / "scripts" / "debian-packages.txt"
     if shutil.which("dpkg-query") is None or not listed.is_file():
         return []
+    try:
+        lines = _small_text(listed).splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
     missing = []
-    for line in listed.read_text(encoding="utf-8").splitlines():
+    for line in lines:
         package = line.split("#", 1)[0].strip().split(" ")[0]
         if not package:
             continue
