@@ -277,6 +277,7 @@ def _update(
 
 
 def _players(words: dict[str, str]) -> None:
+    from .printable import printable
     from .roster import RosterError, read_roster
 
     path = load_config().paths.roster
@@ -287,9 +288,10 @@ def _players(words: dict[str, str]) -> None:
             raise
         where = error.source + (f":{error.line}" if error.line else "")
         raise ValueError(words["roster_bad"].format(where=where)) from None
-    print(words["players"].format(path=path, count=len(roster.players)))
+    print(words["players"].format(path=printable(path), count=len(roster.players)))
     for player in roster.players:
         last = player.last.isoformat() if player.last else "—"
-        print(words["player"].format(name=player.name, games=player.games, last=last))
+        name = printable(player.name)  # the roster's: checked printable, shown so whatever it holds
+        print(words["player"].format(name=name, games=player.games, last=last))
     if not roster.players:
         print(words["nobody"])
