@@ -204,10 +204,9 @@ class Verdict:
                     args[key] = ", ".join(name(role, lang) for role in ids)
         if self.reason == "not_ruleset" and not args.get("want"):
             args["want"] = words["no_deal"]
-        # What came from the file reaches a terminal as text (printable.py).
-        args = {key: printable(v) if isinstance(v, str) else v for key, v in args.items()}
         line = words[self.reason].format(**args)
-        return line + (words[self.note].format(**args) if self.note else "")
+        line += words[self.note].format(**args) if self.note else ""
+        return printable(line)  # what came from the file reaches a terminal as text
 
     @property
     def why(self) -> str:
