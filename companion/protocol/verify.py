@@ -176,7 +176,7 @@ def verify_file(
     if not _is_name(ruleset):
         raise _error(path, "game.ruleset", w["not_name"].format(value=repr(ruleset[:70])))
     events = _events(path, data, lang)
-    if game.get("lang") not in TEMPLATES:
+    if not isinstance(game.get("lang"), str) or game["lang"] not in TEMPLATES:
         raise _error(path, "game.lang", w["not_lang"].format(value=repr(str(game.get("lang")))))
     if len(order) != len(roles):
         return fair.verdict(False, "count", order=len(order), seats=len(roles))
