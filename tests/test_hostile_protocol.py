@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import subprocess
 import sys
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT
+from helpers import EXAMPLES, ROOT
 from protocol_games import companion, journal_of
 
 from companion.core.engine import new_game
@@ -366,3 +367,46 @@ def test_a_tampered_protocol_in_russian(protocols: dict[str, Data], tmp_path: Pa
         f"{path}: раздачу здесь не проверить: правил «homebrew» здесь нет, а без них раздачу "
         "не проверить (их файл кладут в папку правил: docs/protocol.md)\n"
     )
+
+
+def test_random_legal_forum_games_are_fair(tmp_path: Path) -> None:
+    """No false alarm: forum games of random legal play (converts, thefts,
+    demotions, bites: tests/forum_random_games.py), dealt from their seeds,
+    are fair by verify_file in both languages, every role change checked."""
+    from forum_random_games import EXTRA_OPTIONS, Driver, setup_for
+
+    from companion.protocol import formats, model, verify
+
+    rng = random.Random(24)
+    changes = 0
+    for _ in range(20):
+        options = tuple(o for o in EXTRA_OPTIONS if rng.random() < 0.5)
+        table = (rng.randint(20, 25), rng.random() < 0.5, options, rng.randrange(2**32), ())
+        driver = Driver(setup_for(*table), rng.randrange(2**32))
+        driver.play(6)
+        for lang in ("ru", "en"):
+            data = json.loads(formats.json_text(model.build(driver.game, dealt=True, lang=lang)))
+            changes += sum(1 for e in data["events"] if e["kind"] == "role_changed")
+            path = tmp_path / "protocol.json"
+            path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+            verdict = verify.verify_file(path, load_ruleset, None, "en")
+            assert verdict.fair, (table, lang, verdict.text("en"))
+    assert changes > 20  # the games did change roles
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.jsonl")))
+def test_every_example_game_holds_to_its_deal(example: str) -> None:
+    """No false alarm on any record kind: every example game's protocol
+    (its roles given, so checked as if its setup had dealt them) passes
+    the check of what the game played, in both languages."""
+    from companion.protocol import formats, model, played
+    from companion.runner.replay import ScriptReplay
+    from companion.runner.script import read_script
+
+    table = ScriptReplay(source=example)
+    game = table.run(read_script(EXAMPLES / example, load_ruleset))
+    assert game is not None
+    for lang in ("ru", "en"):
+        data = json.loads(formats.json_text(model.build(game, dealt=True, lang=lang)))
+        dealt = data["events"][0]["data"]["roles"].split(",")
+        assert played.check(data, game.rules, dealt, game.seed) is None
