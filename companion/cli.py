@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .cli_offline import calibrate_command, listen_command, protocol_command
 from .cli_parser import arguments
 from .doctor.command import doctor_command
+from .printable import printable, printable_json, printable_lines
 from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
 from .runner.journal import Journal, JournalError
 from .runner.replay import ScriptReplay
@@ -198,7 +199,8 @@ def _one_line(error: BaseException, lang: str = "ru") -> str:
         from .console.refusal_lines import error_line
 
         text = error_line(error, lang)
-    text = " ".join(text.split())
+    # A file name or a value from a file may hold escapes: shown, never obeyed.
+    text = printable(" ".join(text.split()))
     return text if len(text) <= 300 else text[:297] + "..."
 
 
@@ -327,7 +329,7 @@ def _resume(
             from .console.refusal_lines import journal_warning
 
             for warning in text.warnings:
-                print(f"companion: {journal_warning(warning, lang)}", file=sys.stderr)
+                print(f"companion: {printable(journal_warning(warning, lang))}", file=sys.stderr)
         lines = parse_lines(text.lines, str(journal_path), load_ruleset)
         # The script is read before anything runs or the journal is touched.
         script_lines = read_script(script, load_ruleset) if script is not None else []
@@ -421,9 +423,11 @@ def _print(
     assert game is not None
     out = stream or sys.stdout
     if as_json:
-        text = json.dumps(report.summary(game, ignored=table.ignored), ensure_ascii=False, indent=2)
+        summary = report.summary(game, ignored=table.ignored)
+        text = printable_json(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
-        text = "\n".join(report.protocol(game, lang, ignored=table.ignored))
+        # Names and reasons are the game's data: shown, never obeyed by a terminal.
+        text = printable_lines("\n".join(report.protocol(game, lang, ignored=table.ignored)))
     print(text, file=out, flush=True)
 
 

@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from .core.rules import Ruleset
+from .printable import printable
 from .rulesets import RulesetError, load_ruleset
 
-#: ``verify-deal`` of a game whose roles were given, not dealt (0 fair, 1 not fair, 2 error)
+#: ``verify-deal`` with no verdict: the roles were given, not dealt, or the
+#: protocol's ruleset is not here (0 fair, 1 not fair, 2 error)
 NO_DEAL_EXIT = 3
 
 
@@ -49,7 +51,7 @@ def protocol_command(args: argparse.Namespace) -> int:
         except verify.ProtocolFileError as error:
             raise ValueError(str(error)) from None  # one line, as every error
         print(verify.verdict_line(path, verdict, args.lang))
-        if not verdict.checked:  # neither fair nor unfair: nothing was dealt
+        if not verdict.checked:  # neither fair nor unfair: nothing dealt, or no ruleset
             return NO_DEAL_EXIT
         return 0 if verdict.fair else 1
     try:
@@ -57,7 +59,7 @@ def protocol_command(args: argparse.Namespace) -> int:
     except archive.NoGame as error:
         raise ValueError(str(error)) from None  # one line, as every error
     for warning in warnings:
-        print(f"companion: {warning}", file=sys.stderr)
+        print(f"companion: {printable(warning)}", file=sys.stderr)
     text = formats.render(protocol, args.format)
     if args.output in (None, "-"):
         sys.stdout.write(text)

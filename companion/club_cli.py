@@ -315,6 +315,7 @@ def _update(
 
 
 def _players(words: dict[str, str]) -> None:
+    from .printable import printable
     from .roster import RosterError, read_roster
 
     path = load_config().paths.roster

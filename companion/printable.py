@@ -9,7 +9,7 @@ through :func:`printable` first; the command's own words need not.
 
 from __future__ import annotations
 
-__all__ = ["printable", "printable_lines"]
+__all__ = ["printable", "printable_json", "printable_lines"]
 
 
 def printable(text: object) -> str:
@@ -36,3 +36,22 @@ def _escaped(ch: str) -> str:
     if code <= 0xFFFF:
         return f"\\u{code:04x}"
     return f"\\U{code:08x}"
+
+
+def printable_json(text: str) -> str:
+    """JSON text (``json.dumps`` with ``ensure_ascii=False``) with every
+    unprintable character but its line breaks written as a ``\\uXXXX``
+    escape: the same JSON to a program, inert on a terminal. (JSON escapes
+    the C0 controls itself; C1 controls, bidirectional overrides and line
+    separators it leaves as they are, and they can only stand in strings.)"""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == "\n" else _json_escaped(ch) for ch in text)
+
+
+def _json_escaped(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # a surrogate pair, as JSON writes characters beyond the BMP
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"

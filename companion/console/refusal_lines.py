@@ -17,6 +17,7 @@ import logging
 from functools import cache
 
 from ..core.toml_table import RulesetError
+from ..regular_file import FileRefused
 from ..runner.journal_check import JournalDamaged, JournalError
 from ..runner.script import ScriptError
 from .refusal_inputs import MALFORMED
@@ -29,6 +30,8 @@ log = logging.getLogger(__name__)
 def error_line(error: BaseException, lang: str) -> str:
     """``error`` as one line for the user (the command line adds
     ``companion: `` before it; the console shows it in a notice)."""
+    if isinstance(error, FileRefused):  # not a regular file, or too large
+        return error.said(lang)
     if isinstance(error, OSError) and error.filename is not None and error.strerror:
         return f"{error.filename}: {os_words(error.strerror, lang)}"
     if isinstance(error, ScriptError):

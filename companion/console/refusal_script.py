@@ -129,7 +129,6 @@ SCRIPT_LINES: dict[str, Entry] = {
     ),
     # --- runner/script.py ---------------------------------------------------------------
     "is a folder, not a table script": ((), "это папка, а не сценарий стола", ""),
-    "larger than {} MiB": (("num",), "файл больше {0} МиБ", ""),
     "line is {} bytes long (at most {})": (
         ("num", "num"),
         "в строке байт: {0}, а можно не больше {1}",

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.rules import Ruleset
+from ..printable import printable
 
 #: seeds are drawn below this (the input codec bounds them below 2**64)
 SEED_LIMIT = 2**63
@@ -102,7 +103,32 @@ VERDICTS: dict[str, dict[str, str]] = {
         "no_deal": "it has none",
         "not_shown": "the protocol's commitment {shown}… is not the hash shown before the deal "
         "({noted}…)",
-        "not_here": " (ruleset {ruleset!r} is not here: checked against the protocol's deal.order)",
+        "no_ruleset": "ruleset {ruleset!r} is not here, and without it the deal cannot be "
+        "checked (put its file in the rulesets folder: docs/protocol.md)",
+        # what the game played, against the deal (played.py)
+        "field": "{key}: not a field of a protocol",
+        "hashed": "deal.hashed {got!r} is not the line of seed {seed}",
+        "title": "game.title {got!r} is not ruleset {ruleset!r}'s title",
+        "seats": "game.seats is {got}, but seats[] lists {want}",
+        "seat_number": "seats[{index}] is seat {got}, not seat {want}",
+        "no_setup": "the events do not begin with the game's setup record",
+        "setup_field": "the setup record's {key} is {got!r}, not {want!r}",
+        "setup_roles": "the setup record deals {got!r} to seat {seat}, the seed {want!r}",
+        "never_changes": "events[{index}]: a role change, but ruleset {ruleset!r} "
+        "never changes roles",
+        "change_from": "events[{index}]: seat {seat}'s role changes from {got!r}, "
+        "but it held {want!r}",
+        "unknown_role": "events[{index}]: {got!r} is not a role or team of ruleset {ruleset!r}",
+        "played": "seats[] gives seat {seat} {got!r}, but the game dealt it and played it "
+        "as {want!r}",
+        "unchanged": "seats[] gives seat {seat} a dealt_role {got!r}, but its role never changed",
+        "team": "seats[] puts seat {seat} in team {got!r}, but the game played it in {want!r}",
+        "role_name": "seats[] names seat {seat}'s role {got!r}, the ruleset {want!r}",
+        "team_name": "seats[] names seat {seat}'s team {got!r}, the ruleset {want!r}",
+        "record": "events[{index}]: not a record of this game ({why})",
+        "text": "events[{index}].text {got!r} is not what its record says ({want!r})",
+        "event_role": "events[{index}]: seat {seat} holds {got!r} there, but it held {want!r}",
+        "told_role": "events[{index}]: seat {seat} is told role {got!r}, which it never held",
     },
     "ru": {
         "fair": "хеш {commitment}… — это хеш зерна {seed}{mixed}, и это зерно раздаёт "
@@ -118,9 +144,37 @@ VERDICTS: dict[str, dict[str, str]] = {
         "not_ruleset": "роли раздачи — не раздача правил «{ruleset}» на {seats} мест ({want})",
         "no_deal": "у правил её нет",
         "not_shown": "хеш протокола {shown}… — не тот, что показали до раздачи ({noted}…)",
-        "not_here": " (правил «{ruleset}» здесь нет: проверено по раздаче из протокола)",
+        "no_ruleset": "правил «{ruleset}» здесь нет, а без них раздачу не проверить "
+        "(их файл кладут в папку правил: docs/protocol.md)",
+        "field": "{key}: такого поля в протоколе нет",
+        "hashed": "deal.hashed «{got}» — не строка зерна {seed}",
+        "title": "game.title «{got}» — не название правил «{ruleset}»",
+        "seats": "game.seats — {got}, а в seats[] мест {want}",
+        "seat_number": "seats[{index}] — место {got}, а не {want}",
+        "no_setup": "события не начинаются с рассадки",
+        "setup_field": "в записи рассадки {key} — «{got}», а не «{want}»",
+        "setup_roles": "по записи рассадки место {seat} получило роль «{got}», "
+        "а зерно даёт «{want}»",
+        "never_changes": "events[{index}]: смена роли, а в правилах «{ruleset}» роли не меняются",
+        "change_from": "events[{index}]: место {seat} меняет роль «{got}», а у него была «{want}»",
+        "unknown_role": "events[{index}]: «{got}» — не роль и не команда правил «{ruleset}»",
+        "played": "в seats[] у места {seat} роль «{got}», а по раздаче и ходу игры — «{want}»",
+        "unchanged": "в seats[] у места {seat} роль при раздаче «{got}», а его роль не менялась",
+        "team": "в seats[] место {seat} в команде «{got}», а по ходу игры — «{want}»",
+        "role_name": "в seats[] роль места {seat} названа «{got}», а в правилах — «{want}»",
+        "team_name": "в seats[] команда места {seat} названа «{got}», а в правилах — «{want}»",
+        "record": "events[{index}]: не запись этой игры ({why})",
+        "text": "events[{index}].text «{got}» — не то, что говорит запись («{want}»)",
+        "event_role": "events[{index}]: у места {seat} там роль «{got}», а была «{want}»",
+        "told_role": "events[{index}]: месту {seat} сказана роль «{got}», которой у него не было",
     },
 }
+
+
+#: the verdicts whose ``want`` and ``got`` are role ids (team ids: "team"),
+#: shown in Russian as the ruleset's names
+_ROLE_IDS = ("not_dealt", "not_ruleset", "setup_roles", "change_from", "played", "team",
+             "event_role", "told_role", "unchanged")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,17 +194,19 @@ class Verdict:
         if self.reason == "fair":
             mixed = args.get("players")
             args["mixed"] = words["mixed"].format(players=mixed) if mixed is not None else ""
-        if lang == "ru" and self.reason in ("not_dealt", "not_ruleset"):
-            from .names import role_name  # the bundled rulesets' names
+        if lang == "ru" and self.reason in _ROLE_IDS:
+            from .names import role_name, team_name  # the bundled rulesets' names
 
+            name = team_name if self.reason == "team" else role_name
             for key in ("want", "got"):
                 ids = str(args.get(key, "")).split()
                 if ids:
-                    args[key] = ", ".join(role_name(role, lang) for role in ids)
+                    args[key] = ", ".join(name(role, lang) for role in ids)
         if self.reason == "not_ruleset" and not args.get("want"):
             args["want"] = words["no_deal"]
         line = words[self.reason].format(**args)
-        return line + (words[self.note].format(**args) if self.note else "")
+        line += words[self.note].format(**args) if self.note else ""
+        return printable(line)  # what came from the file reaches a terminal as text
 
     @property
     def why(self) -> str:

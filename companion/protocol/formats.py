@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from ..printable import printable, printable_json, printable_lines
 from .model import Entry, Protocol
 from .names import clause_text
 from .page import to_html
@@ -160,7 +161,8 @@ def _plain(value: object) -> object:
 
 
 def json_text(protocol: Protocol) -> str:
-    return json.dumps(to_json(protocol), ensure_ascii=False, indent=2) + "\n"
+    """The JSON, its unprintable characters escaped (the same JSON)."""
+    return printable_json(json.dumps(to_json(protocol), ensure_ascii=False, indent=2)) + "\n"
 
 
 def csv_text(protocol: Protocol) -> str:
@@ -174,8 +176,29 @@ def csv_text(protocol: Protocol) -> str:
         writer.writeheader()
     else:
         writer.writerow(header)
-    writer.writerows(_csv_rows(protocol))
+    writer.writerows(
+        {key: csv_cell(value) for key, value in row.items()} for row in _csv_rows(protocol)
+    )
     return buffer.getvalue()
+
+
+#: what a spreadsheet reads as the start of a formula (OWASP, "CSV Injection")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A cell as the CSV holds it. A number stays a number. Text from the
+    game (a name, a stop reason, an offence's wording) is made printable,
+    and when a spreadsheet would take it for a formula (``=HYPERLINK(…)``,
+    ``=cmd|' /C calc'!A0``: it begins with one of ``FORMULA_START``, spaces
+    aside) it gets a leading ``'``, as OWASP recommends: the spreadsheet
+    shows it as text and runs nothing."""
+    if not isinstance(value, str):
+        return value
+    text = printable(value)
+    if text.lstrip(" ").startswith(FORMULA_START):
+        return "'" + text
+    return text
 
 
 def _csv_rows(protocol: Protocol) -> Iterator[dict[str, object]]:
@@ -254,11 +277,11 @@ FORMATS = ("text", "json", "csv", "html")
 
 def render(protocol: Protocol, fmt: str) -> str:
     if fmt == "text":
-        return to_text(protocol)
+        return printable_lines(to_text(protocol))
     if fmt == "json":
         return json_text(protocol)
     if fmt == "csv":
         return csv_text(protocol)
     if fmt == "html":
-        return to_html(protocol)
+        return printable_lines(to_html(protocol))
     raise ValueError(f"no protocol format {fmt!r} ({', '.join(FORMATS)})")

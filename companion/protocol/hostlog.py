@@ -12,6 +12,7 @@ from typing import TextIO
 from ..core.effects import Effect, Ignored, ProposeOffence, TellHost
 from ..core.events import WORD_REASON
 from ..core.rules import Ruleset
+from ..printable import printable
 from .forum_text import WORDS, note_text
 from .lines import flag_fields
 from .names import clause_text, offence_text, role_name, team_name
@@ -120,7 +121,7 @@ class HostLog:
         for effect in effects:
             line = self.line(effect)
             if line:
-                print(f"{_clock(now)}  {line}", file=self.stream, flush=True)
+                print(f"{_clock(now)}  {printable(line)}", file=self.stream, flush=True)
 
     def line(self, effect: Effect, rules: Ruleset | None = None) -> str | None:
         rules = rules or self.rules

@@ -11,8 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from ..core.rules import Ruleset
+from ..printable import printable
+from ..regular_file import FileRefused, read_regular
 from . import deal as fair
+from . import played
 from .formats import FORMAT
+from .templates import TEMPLATES
+
+#: the largest protocol read (a long forum game's is a few hundred KB)
+MAX_PROTOCOL = 16 * 2**20
 
 #: what is wrong with a file, in words; keys of the file stay as they are
 _ERRORS: dict[str, dict[str, str]] = {
@@ -41,6 +48,9 @@ _ERRORS: dict[str, dict[str, str]] = {
         "fair": "{path}: the deal is fair: {why}",
         "unfair": "{path}: the deal is NOT fair: {why}",
         "unchecked": "{path}: no deal to check: {why}",
+        "cannot": "{path}: the deal cannot be checked here: {why}",
+        "not_name": "not a ruleset's name: {value}",
+        "not_lang": "not a protocol's language (ru, en): {value}",
     },
     "ru": {
         "missing": "нет такого поля",
@@ -67,6 +77,9 @@ _ERRORS: dict[str, dict[str, str]] = {
         "fair": "{path}: раздача честная: {why}",
         "unfair": "{path}: раздача НЕ честная: {why}",
         "unchecked": "{path}: проверять нечего: {why}",
+        "cannot": "{path}: раздачу здесь не проверить: {why}",
+        "not_name": "не название правил: {value}",
+        "not_lang": "не язык протокола (ru, en): {value}",
     },
 }
 
@@ -80,31 +93,38 @@ def words(lang: str) -> dict[str, str]:
 
 
 def read_json(path: Path, lang: str = "en") -> dict[str, Any]:
-    """A protocol JSON file, checked enough to verify its deal."""
+    """A protocol JSON file, checked enough to verify its deal: a regular
+    file (not a FIFO, a device, a link to one) of at most 16 MiB."""
     w = words(lang)
+    where = printable(path)
+    if path.is_dir():
+        raise ProtocolFileError(f"{where}: {w['folder']}")
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_PROTOCOL)
+    except FileRefused as error:
+        why = w["too_big"].format(size=error.size) if error.reason == "too_big" else error.why(lang)
+        raise ProtocolFileError(f"{where}: {why}") from None
     except FileNotFoundError:
-        raise ProtocolFileError(f"{path}: {w['no_file']}") from None
+        raise ProtocolFileError(f"{where}: {w['no_file']}") from None
     except PermissionError:
-        raise ProtocolFileError(f"{path}: {w['denied']}") from None
+        raise ProtocolFileError(f"{where}: {w['denied']}") from None
     except IsADirectoryError:
-        raise ProtocolFileError(f"{path}: {w['folder']}") from None
+        raise ProtocolFileError(f"{where}: {w['folder']}") from None
     except OSError:
-        raise ProtocolFileError(f"{path}: {w['unreadable']}") from None
-    if len(raw) > 16 * 2**20:
-        raise ProtocolFileError(f"{path}: {w['too_big'].format(size=len(raw))}")
+        raise ProtocolFileError(f"{where}: {w['unreadable']}") from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as error:
-        raise ProtocolFileError(f"{path}: {w['not_utf8'].format(byte=error.start)}") from None
+        raise ProtocolFileError(f"{where}: {w['not_utf8'].format(byte=error.start)}") from None
     except json.JSONDecodeError as error:
         why = w["not_json"].format(msg=error.msg, column=error.colno)
-        raise ProtocolFileError(f"{path}:{error.lineno}: {why}") from None
+        raise ProtocolFileError(f"{where}:{error.lineno}: {why}") from None
     except RecursionError:
-        raise ProtocolFileError(f"{path}: {w['too_deep']}") from None
+        raise ProtocolFileError(f"{where}: {w['too_deep']}") from None
+    except ValueError:  # an integer of more than 4300 digits
+        raise ProtocolFileError(f"{where}: {w['not_json'].format(msg='', column='?')}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ProtocolFileError(f"{path}: 'format': {w['not_protocol'].format(want=FORMAT)}")
+        raise ProtocolFileError(f"{where}: 'format': {w['not_protocol'].format(want=FORMAT)}")
     return data
 
 
@@ -117,14 +137,17 @@ def verify_file(
     """The deal check of a protocol JSON file (``companion verify-deal``).
 
     ``rules_for(name)``: the ruleset the protocol names, or None when it is
-    not found here; then the deal is checked against the protocol's own
-    ``deal.order``, and the verdict says so. ``noted``: the hash the players
-    wrote down when it was shown (at least its first 16 hex digits): the
-    protocol's commitment must begin with it.
+    not found here; then nothing can be vouched for (the protocol's own
+    ``deal.order`` could be made to deal any roles from any seed), and the
+    verdict says the deal cannot be checked. ``noted``: the hash the
+    players wrote down when it was shown (at least its first 16 hex
+    digits): the protocol's commitment must begin with it. Once the seed
+    deals the roles, every other field that carries a role is held against
+    that deal and the game's records (``played``).
     """
     w = words(lang)
     if noted is not None and not _is_hex_prefix(noted):
-        raise ProtocolFileError(w["shown"].format(value=repr(noted[:70])))
+        raise ProtocolFileError(w["shown"].format(value=repr(printable(noted[:70]))))
     data = read_json(path, lang)
     game = _key(path, data, "game", dict, lang)
     ruleset = _key(path, game, "ruleset", str, lang, "game.")
@@ -133,48 +156,78 @@ def verify_file(
     roles = []
     for index, seat in enumerate(seats):
         if not isinstance(seat, dict) or not isinstance(seat.get("role"), str):
-            raise ProtocolFileError(f"{path}: 'seats[{index}].role': {w['not_text']}")
+            raise _error(path, f"seats[{index}].role", w["not_text"])
         dealt = seat.get("dealt_role", seat["role"])  # a forum role changed since the deal
         if not isinstance(dealt, str):
-            raise ProtocolFileError(f"{path}: 'seats[{index}].dealt_role': {w['text']}")
+            raise _error(path, f"seats[{index}].dealt_role", w["text"])
         roles.append(dealt)
     if _key(path, deal, "dealt", bool, lang, "deal.") is not True:
         return fair.verdict(False, "given", checked=False)
     seed = _key(path, deal, "seed", int, lang, "deal.")
     if isinstance(seed, bool) or not 0 <= seed < 2**64:
-        raise ProtocolFileError(f"{path}: 'deal.seed': {w['not_seed'].format(value=repr(seed))}")
+        raise _error(path, "deal.seed", w["not_seed"].format(value=repr(seed)))
     shown = _key(path, deal, "commitment", str, lang, "deal.")
     order = _key(path, deal, "order", list, lang, "deal.")
     if not all(isinstance(role, str) for role in order):
-        raise ProtocolFileError(f"{path}: 'deal.order': {w['not_role_ids']}")
+        raise _error(path, "deal.order", w["not_role_ids"])
     players = deal.get("players")
     if players is not None and not isinstance(players, str):
-        raise ProtocolFileError(f"{path}: 'deal.players': {w['text']}")
+        raise _error(path, "deal.players", w["text"])
+    if not _is_name(ruleset):
+        raise _error(path, "game.ruleset", w["not_name"].format(value=repr(ruleset[:70])))
+    events = _events(path, data, lang)
+    if not isinstance(game.get("lang"), str) or game["lang"] not in TEMPLATES:
+        raise _error(path, "game.lang", w["not_lang"].format(value=repr(str(game.get("lang")))))
     if len(order) != len(roles):
         return fair.verdict(False, "count", order=len(order), seats=len(roles))
     rules = rules_for(ruleset)
-    note = ""
-    if rules is None:
-        note = "not_here"
-    else:
-        want = fair.laid_out(rules, len(roles))
-        # the forum game's two-sided deal is the other deal a table may use
-        other = fair.laid_out(rules, len(roles), ("two_sided",))
-        if want != order and (other is None or other != order):
-            return fair.verdict(
-                False, "not_ruleset", ruleset=ruleset, seats=len(roles), want=" ".join(want or ())
-            )
+    if rules is None or rules.name != ruleset:
+        return fair.verdict(False, "no_ruleset", checked=False, ruleset=ruleset)
+    setup = events[0]["data"] if events and events[0]["kind"] == "setup" else {}
+    options = tuple(str(setup.get("options") or "").split(",")) if setup.get("options") else ()
+    want = fair.laid_out(rules, len(roles), options)
+    if want != order:
+        return fair.verdict(
+            False, "not_ruleset", ruleset=ruleset, seats=len(roles), want=" ".join(want or ())
+        )
     if noted is not None and not shown.lower().startswith(noted.lower()):
         return fair.verdict(False, "not_shown", shown=shown[:16], noted=noted[:16])
     verdict = fair.verify(seed=seed, shown=shown, order=order, roles=roles, players=players)
-    return replace(verdict, args=(*verdict.args, ("ruleset", ruleset)), note=note)
+    if verdict.fair:
+        used = fair.mixed_seed(seed, players) if players is not None else seed
+        verdict = played.check(data, rules, fair.deal(order, used), used) or verdict
+    return replace(verdict, args=(*verdict.args, ("ruleset", ruleset)))
 
 
 def verdict_line(path: Path, verdict: fair.Verdict, lang: str) -> str:
     """What ``verify-deal`` prints: one line."""
     w = words(lang)
-    key = "unchecked" if not verdict.checked else "fair" if verdict.fair else "unfair"
-    return w[key].format(path=path, why=verdict.text(lang))
+    if not verdict.checked:
+        key = "unchecked" if verdict.reason == "given" else "cannot"
+    else:
+        key = "fair" if verdict.fair else "unfair"
+    return w[key].format(path=printable(path), why=verdict.text(lang))
+
+
+def _events(path: Path, data: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """The events, each with the keys the check reads, of their types."""
+    events: list[dict[str, Any]] = _key(path, data, "events", list, lang)
+    for index, event in enumerate(events):
+        if not isinstance(event, dict):
+            raise _error(path, f"events[{index}]", words(lang)["not_type"].format(
+                kind=words(lang)["dict"], value=repr(str(event)[:40])))  # fmt: skip
+        for key, kind in (("day", int), ("kind", str), ("data", dict), ("text", str)):
+            _key(path, event, key, kind, lang, f"events[{index}].")
+    return events
+
+
+def _is_name(name: str) -> bool:
+    """A ruleset's name (``club``), not a path: a protocol names no file to read."""
+    return 0 < len(name) <= 100 and all(c.isalnum() or c in "-_" for c in name)
+
+
+def _error(path: Path, key: str, why: str) -> ProtocolFileError:
+    return ProtocolFileError(f"{printable(path)}: '{printable(key)}': {why}")
 
 
 def _is_hex_prefix(text: str) -> bool:
@@ -192,5 +245,5 @@ def _key(
             if key not in data
             else w["not_type"].format(kind=w[kind.__name__], value=repr(str(value)[:40]))
         )
-        raise ProtocolFileError(f"{path}: '{prefix}{key}': {shown}")
+        raise _error(path, f"{prefix}{key}", shown)
     return value

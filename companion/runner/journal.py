@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..regular_file import MAX_FILE, FileRefused, open_regular, read_regular
 from .journal_check import (
     JournalDamaged,
     JournalError,
@@ -118,7 +119,9 @@ def read(path: Path) -> JournalText:
     if path.is_dir():
         raise JournalError(f"{path}: is a folder, not a journal")
     path, notes = follow(path)
-    text = verify(path.read_bytes(), str(path), read_head(path))
+    # A regular file within the limit: a FIFO, /dev/zero or an 8-GiB sparse
+    # file is one line (regular_file.py), never a hang or a MemoryError.
+    text = verify(read_regular(path, MAX_FILE), str(path), read_head(path))
     text.warnings[:0] = notes
     return text
 
@@ -195,7 +198,9 @@ class Journal:
         not_a_folder(path)
         path, notes = follow(path)
         try:
-            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+            fd = open_regular(path, os.O_RDWR | os.O_APPEND, MAX_FILE)
+        except FileRefused:
+            raise  # not a journal's file: its own line (regular_file.py)
         except FileNotFoundError:
             raise JournalError(
                 f"{path}: no such journal; a game is journaled from its start with "
@@ -206,7 +211,7 @@ class Journal:
         try:
             with named(path):
                 lock(fd, path)
-                data = read_all(fd)
+                data = read_all(fd, path, MAX_FILE)
                 text = verify(data, str(path), read_head(path))
                 torn = text.torn is not None
                 tally = Tally(text.good_bytes, len(text.lines), text.last_sum, torn)

@@ -19,6 +19,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..regular_file import read_start
 from .script import MAX_LINE
 
 SUM_LENGTH = 16
@@ -80,7 +81,7 @@ def read_moved(journal: Path) -> Path | None:
     """Where the game of ``journal`` went on, as its lock file says (None:
     it did not move, or there is no lock file)."""
     try:
-        data = lock_path(journal).read_bytes()[: 2000 + MOVED_WIDTH]
+        data = read_start(lock_path(journal), 2000 + MOVED_WIDTH)
     except OSError:
         return None
     for raw in data.split(b"\n"):
@@ -117,8 +118,8 @@ def follow(journal: Path) -> tuple[Path, list[str]]:
 
 def _first_line(path: Path) -> bytes:
     try:
-        with path.open("rb") as stream:
-            return stream.readline(1 << 16)
+        line, newline, _ = read_start(path, 1 << 16).partition(b"\n")
+        return line + newline
     except OSError as error:
         raise JournalError(f"{path}: {error.strerror or error}") from None
 
@@ -128,7 +129,7 @@ def read_head(journal: Path) -> tuple[int, str] | None:
     is no lock file or it says nothing usable (a copied journal, a power cut
     before the lock file reached the disk)."""
     try:
-        data = lock_path(journal).read_bytes()[:2000]
+        data = read_start(lock_path(journal), 2000)
     except OSError:
         return None
     for raw in data.split(b"\n"):

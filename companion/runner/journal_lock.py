@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..regular_file import FileRefused, read_start
 from .journal_check import JournalError, lock_path, moved_line
 
 
@@ -61,7 +62,7 @@ def lock(fd: int, path: Path) -> None:
 
 def _holder_of(path: Path) -> str | None:
     try:
-        first = lock_path(path).read_bytes()[:400].split(b"\n", 1)[0]
+        first = read_start(lock_path(path), 400).split(b"\n", 1)[0]
     except OSError:
         return None
     text = first.decode("utf-8", errors="replace")
@@ -151,12 +152,16 @@ def unused(path: Path) -> Path:
     raise OSError(errno.EEXIST, f"{path.parent}: too many journals named {path.name}")
 
 
-def read_all(fd: int) -> bytes:
+def read_all(fd: int, path: Path, limit: int) -> bytes:
+    """The file's bytes; ``FileRefused`` past ``limit`` (it grew after its
+    size was checked)."""
     chunks = []
     offset = 0
     while chunk := os.pread(fd, 1 << 20, offset):
         chunks.append(chunk)
         offset += len(chunk)
+        if offset > limit:
+            raise FileRefused(path, "too_big", offset, limit)
     return b"".join(chunks)
 
 

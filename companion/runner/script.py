@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import regular_file
 from ..core.events import BadEvent, Event
 from ..core.rules import Ruleset
 from ..core.ruleset_load import RulesetError
@@ -30,7 +31,7 @@ from .codec import RulesetLoader, shown
 #: the longest line read, in bytes (a setup for a hundred seats is ~2 KiB)
 MAX_LINE = 65_536
 #: the largest script or journal read (a three-hour game journals ~1 MB)
-MAX_FILE = 64 * 1024 * 1024
+MAX_FILE = regular_file.MAX_FILE
 
 
 class ScriptError(ValueError):
@@ -64,15 +65,13 @@ def read_script(path: Path, load_ruleset: RulesetLoader) -> list[ScriptLine]:
 
 
 def read_bytes(path: Path) -> bytes:
-    """A script's bytes; a folder, a missing file or a huge file is a
-    one-line error naming it."""
+    """A script's bytes; a folder, a missing file, a huge file or what is no
+    regular file (a FIFO, ``/dev/zero``) is a one-line error naming it."""
     if path.is_dir():
         raise ScriptError(str(path), 0, "", "is a folder, not a table script")
-    with path.open("rb") as file:
-        data = file.read(MAX_FILE + 1)
-    if len(data) > MAX_FILE:
-        raise ScriptError(str(path), 0, "", f"larger than {MAX_FILE // 2**20} MiB")
-    return data
+    # Not a file, or too large a one: regular_file.FileRefused, an OSError
+    # whose line is in the user's words.
+    return regular_file.read_regular(path, MAX_FILE)
 
 
 def split_lines(data: bytes, source: str) -> list[str]:

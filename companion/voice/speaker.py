@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any, NamedTuple, Protocol, TextIO
 
+from ..printable import printable
 from ..runner.priority import raise_priority
 from .audio import TTS_FORMAT, AudioFormat, Clip
 from .floor import Floor
@@ -305,7 +306,8 @@ class CaptionSpeaker:
 
     def play(self, clip: Clip | None, caption: str, *, urgent: bool = False) -> None:
         try:
-            print(f"{'!' if urgent else '»'} {caption}", file=self.stream or sys.stdout, flush=True)
+            shown = printable(caption)  # a name or a ruleset's word: never a terminal's command
+            print(f"{'!' if urgent else '»'} {shown}", file=self.stream or sys.stdout, flush=True)
         except (OSError, ValueError) as error:  # a closed or broken stream
             if not self._failed:
                 self._failed = True
