@@ -80,6 +80,10 @@ def replay_realtime(
             )
         table.stop()
 
+    # The game ends at the script's last line, as its replay on the fake
+    # clock does: a timer that runs out while the loop comes round to the
+    # stop (late, on a busy machine) is not journaled.
+    table.loop.end_at(max((line.at for line in lines), default=session.now))
     feeder = threading.Thread(target=feed, name="script", daemon=True)
     feeder.start()
     table.start()

@@ -139,6 +139,8 @@ class LiveLoop:
         self._queue: queue.Queue[Queued | SpeedChange | None] = queue.Queue()
         self.on_speed = on_speed
         self._hold_timers_until = float("-inf")
+        #: no timer due after this fires (``end_at``): a script's last moment
+        self._end = float("inf")
         self.foresight = foresight
         self.priority = "not asked"  # what run's thread got from raise_priority
         self._plan: _Plan | None = None
@@ -187,6 +189,14 @@ class LiveLoop:
         """Make ``run`` return once what is queued now is done. Thread-safe."""
         self._queue.put(None)
 
+    def end_at(self, at: float) -> None:
+        """Fire no timer due after ``at``: the game ends there. A script
+        played at its pace ends at its last line, as its replay on the fake
+        clock does, however late the loop comes round to the stop after it
+        (a busy machine): a timer that ran out meanwhile on the real clock
+        is not the script's. Call before ``run``."""
+        self._end = at
+
     # --- the loop --------------------------------------------------------------
     def run(self, stopping: threading.Event | None = None) -> None:
         """Take inputs and fire timers until ``stop()`` (or ``stopping`` is set).
@@ -208,6 +218,8 @@ class LiveLoop:
             self.last_turn = time.monotonic()
             now = self.clock.now()
             next_due = max(self.timers.next_due, self._hold_timers_until)
+            if next_due > self._end:
+                next_due = float("inf")  # the game ends first: only an input wakes the loop
             if self.quiet is not None and self._queue.empty():
                 self.quiet.idle(now, next_due)
             # The speed of the moment: a practice game's may change (change_speed).
@@ -238,6 +250,7 @@ class LiveLoop:
         """Fire, in deadline order, every timer due by ``until``."""
         if until < self._hold_timers_until:
             return
+        until = min(until, self._end)
         session = self.session
         while (due := session.timers.earliest()) is not None and due[1] <= until:
             name, deadline, generation = due
@@ -310,6 +323,8 @@ class LiveLoop:
             return
         session = self.session
         due = session.timers.earliest()
+        if due is not None and due[1] > self._end:
+            due = None  # the game ends before it runs out: it says nothing
         says: tuple[Effect, ...] = ()
         if due is not None and session.game is not None:
             try:
