@@ -42,9 +42,8 @@ from .events import (
     TimersResumed,
     Undone,
 )
-from .procedure import Procedure
 from .state import Game, Seat
-from .step import IllegalInput, Step, require, seat_in_range
+from .step import IllegalInput, Procedure, Step, require, seat_in_range
 
 __all__ = ["IllegalInput", "apply", "new_game", "step"]
 

@@ -38,10 +38,9 @@ from .forum_dusk import (
 from .forum_posts import last_post, owner_seats, take_choice, take_vote
 from .forum_state import MM_TEAMS, ForumState, next_date, phase_name, remembered, stamp, state
 from .forum_vote import DayChoices, count, tally_text
-from .procedure import Procedure
 from .rules_forum import DEADLINES
 from .state import Game, Out
-from .step import Step, require
+from .step import Procedure, Step, require
 from .table_views import IDLE, OFF
 
 

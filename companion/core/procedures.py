@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from . import forum, sports_table
-from .procedure import Procedure
 from .state import Game
+from .step import Procedure
 
 PROCEDURES: dict[str, Procedure] = {
     procedure.name: procedure for procedure in (sports_table.PROCEDURE, forum.PROCEDURE)

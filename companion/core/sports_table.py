@@ -25,8 +25,7 @@ from .events import (
     SeatReleased,
     SpeechPassed,
 )
-from .procedure import Handler, Procedure
-from .step import Step, require, seat_in_range
+from .step import Handler, Procedure, Step, require, seat_in_range
 from .table_state import PHASES, TableState, Turn, queued_turn, table, with_seat, without_seat
 
 # --- the transition table ----------------------------------------------------
