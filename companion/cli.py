@@ -134,7 +134,7 @@ def _console(
     (docs/console.md)."""
     import dataclasses
 
-    from .config import load_config
+    from .config_load import load_config
     from .console.app import ConsoleApp
     from .console.console_lock import ConsoleLock
 

@@ -180,7 +180,7 @@ def _calibration(args: argparse.Namespace) -> Path | None:
         return Path(args.calibration)
     if args.layout != "array":
         return None
-    from .config import load_config
+    from .config_load import load_config
 
     return load_config().microphone.calibration
 
@@ -203,7 +203,7 @@ def calibrate_parser(
 
 
 def calibrate_command(args: argparse.Namespace) -> int:
-    from .config import load_config
+    from .config_load import load_config
     from .ears.calibrate import run_command
 
     config = load_config()

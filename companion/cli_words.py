@@ -135,7 +135,8 @@ def lang_given(argv: Sequence[str]) -> str | None:
 def config_lang() -> str:
     """The club's config's ``lang``; Russian when there is no config or it
     cannot be read (the command that uses the config says what is wrong)."""
-    from .config import ConfigError, load_config
+    from .config import ConfigError
+    from .config_load import load_config
 
     try:
         lang = load_config().lang

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from .club_backup import make_backup, size_text
 from .club_data import ClubDataError, Entry, club_places, companion_version
-from .config import Config, ConfigError, config_path, load_config
+from .config import Config, ConfigError, config_path
+from .config_load import load_config
 from .printable import printable
 
 COMMANDS = ("backup", "restore", "update", "players")

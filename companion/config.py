@@ -4,7 +4,7 @@ The file is ``config.toml`` in the platform's config folder (on Linux
 ``~/.config/companion/config.toml``, or under ``$XDG_CONFIG_HOME``); the
 environment variable ``COMPANION_CONFIG`` names another file (tests and the
 service use it). A missing file means all defaults. Reading it
-(:func:`load_config`, in :mod:`companion.config_load`) refuses unknown keys,
+(``config_load.load_config``) refuses unknown keys,
 wrong types and values out of range, each in one line naming the file, the
 line and the key. docs/config.md lists every key.
 
@@ -132,11 +132,3 @@ def is_raspberry_pi(model_file: Path = MODEL_FILE) -> bool:
     except (OSError, ValueError):
         return False
     return model.rstrip(b"\0\n").startswith(b"Raspberry Pi")
-
-
-def load_config(path: Path | None = None) -> Config:
-    """The configuration from `path` (default: :func:`config_path`); all
-    defaults when the file does not exist. A bad file raises ConfigError."""
-    from .config_load import read_config  # the reader imports this module's values
-
-    return read_config(config_path() if path is None else path)

@@ -28,6 +28,7 @@ from .config import (
     SeatsMode,
     TableConfig,
     VoiceConfig,
+    config_path,
 )
 from .core.ruleset_load import MAX_SEATS, MIN_SEATS
 from .core.toml_table import MAX_FILE_BYTES, Context, TomlTable, decode_toml, parse_toml, show
@@ -252,3 +253,9 @@ class _Reader:
         if value is not None and not isinstance(value, str):
             table.fail("device", f"expected a device name or index, got {show(value)}")
         return self._text(table, "device", MAX_NAME_CHARS)
+
+
+def load_config(path: Path | None = None) -> Config:
+    """The configuration from `path` (default: :func:`config_path`); all
+    defaults when the file does not exist. A bad file raises ConfigError."""
+    return read_config(config_path() if path is None else path)

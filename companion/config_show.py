@@ -73,7 +73,8 @@ def config_toml(config: Config, path: Path, model_file: Path | None = None) -> s
 def config_command(action: str) -> None:
     """``companion config path|show``. A bad file raises ConfigError (the
     command line prints its one line and exits with status 2)."""
-    from .config import config_path, load_config
+    from .config import config_path
+    from .config_load import load_config
 
     path = config_path()
     if action == "path":

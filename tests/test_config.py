@@ -22,9 +22,8 @@ from companion.config import (
     VoiceConfig,
     config_path,
     is_raspberry_pi,
-    load_config,
 )
-from companion.config_load import parse_config
+from companion.config_load import load_config, parse_config
 from companion.config_show import config_toml
 from companion.voice.settings import VoiceSettings
 

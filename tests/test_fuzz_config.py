@@ -22,8 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.config import Config, ConfigError, load_config
-from companion.config_load import MAX_RATE, MIN_RATE, SECTIONS, parse_config
+from companion.config import Config, ConfigError
+from companion.config_load import MAX_RATE, MIN_RATE, SECTIONS, load_config, parse_config
 from companion.config_show import config_toml
 from companion.core.ruleset_load import MAX_SEATS, MIN_SEATS
 from companion.roster import MAX_NAME_CHARS, Roster, load_roster

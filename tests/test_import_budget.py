@@ -56,7 +56,7 @@ HEAVY = {
 #: and every module loaded, as JSON
 FIRST_SCREEN = """
 import asyncio, json, sys
-from companion.config import load_config
+from companion.config_load import load_config
 from companion.console import app as console_app
 from companion.console.table_host import TableHost
 

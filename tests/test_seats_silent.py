@@ -21,7 +21,8 @@ from textual.app import App
 
 from companion import cli
 from companion.assembly import TableSpec, _open_seats
-from companion.config import Config, PathsConfig, SeatsConfig, load_config
+from companion.config import Config, PathsConfig, SeatsConfig
+from companion.config_load import load_config
 from companion.console.table_screen import SeatCard, TableScreen
 from companion.console.words import Words
 from companion.core.table_state import current_turn

@@ -297,7 +297,8 @@ def test_the_units_environment_puts_the_clubs_data_in_the_state_folder(tmp_path:
         key, _, setting = value.partition("=")
         env[key] = setting
     code = (
-        "from companion.config import config_path, load_config\n"
+        "from companion.config import config_path\n"
+        "from companion.config_load import load_config\n"
         "from companion.ears.models import models_dir\n"
         "from companion.voice.tts import default_cache\n"
         "c = load_config()\n"

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ..config import Config, ConfigError, config_path, load_config
+from ..config import Config, ConfigError, config_path
+from ..config_load import load_config
 from .result import Result, Words, as_json, exit_status, say, summary
 
 if TYPE_CHECKING:  # the checks (numpy, the voice, gpiozero) load only when the doctor runs

@@ -56,7 +56,8 @@ def selftest_command(args: argparse.Namespace) -> int:
     and a report in which every button is silent, says so first, and keeps
     no record for the console.
     """
-    from ..config import ConfigError, load_config
+    from ..config import ConfigError
+    from ..config_load import load_config
     from .gpio import SIMULATED_PINS, GpioSeats, GpioUnavailable, describe_factory, pin_factory
     from .pinmap import PinMapError, load_pinmap
 
