@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return models_command(args)
         elif args.command == "service":
-            from .service import service_command
+            from .service_cli import service_command
 
             return service_command(args)
         elif args.command == "doctor":

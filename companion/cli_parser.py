@@ -67,7 +67,7 @@ def parser(console_only: bool = False) -> argparse.ArgumentParser:
     from .club_cli import club_parsers
     from .ears.models import models_parser
     from .seats.selftest_command import selftest_parser
-    from .service import service_parser
+    from .service_cli import service_parser
 
     voice = argparse.ArgumentParser(add_help=False)
     voice.add_argument("--voice", help="espeak-ng voice, e.g. ru, ru+f3, en (default: --lang)")

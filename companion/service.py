@@ -1,5 +1,5 @@
-"""``companion service install|status|uninstall``: the console as a systemd
-service on the table's Pi (docs/service.md).
+"""The console as a systemd service on the table's Pi (docs/service.md):
+what ``companion service install|uninstall`` do (the command: service_cli.py).
 
 A plan first, then its commands: ``install_plan``/``uninstall_plan`` are
 pure (the facts of the machine in, the unit file and the commands out), so
@@ -10,7 +10,6 @@ tests check both. The commands run through a ``Runner``: the real one adds
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import grp
 import os
@@ -19,7 +18,6 @@ import shlex
 import shutil
 import stat
 import subprocess
-import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +33,6 @@ from .service_unit import (
     unit_text,
 )
 
-PROJECT = Path(__file__).resolve().parent.parent
 #: systemd is the init here when this folder exists (sd_booted(3))
 SYSTEMD_RUNNING = Path("/run/systemd/system")
 HEREDOC = "UNIT"
@@ -359,62 +356,3 @@ WORDS = {
         "done_uninstall": "The service is removed.",
     },
 }
-
-
-def service_parser(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
-) -> None:
-    service = sub.add_parser(
-        "service", parents=[common], help="the console as a systemd service on the Pi"
-    )
-    actions = service.add_subparsers(dest="service_action", required=True)
-    unit = argparse.ArgumentParser(add_help=False)
-    unit.add_argument("--user", default="companion", help="the service's user (companion)")
-    unit.add_argument("--tty", default="/dev/tty1", help="the screen's console (/dev/tty1)")
-    dry = argparse.ArgumentParser(add_help=False)
-    dry.add_argument(
-        "--dry-run", action="store_true", help="print what would be written and run; run nothing"
-    )
-    install = actions.add_parser(
-        "install", parents=[common, unit, dry], help="set up, enable and start the service"
-    )
-    install.add_argument(
-        "--no-start", action="store_true", help="enable it for the next boot, do not start it now"
-    )
-    actions.add_parser(
-        "uninstall", parents=[common, unit, dry], help="stop and remove it; keep the club's data"
-    )
-    actions.add_parser(
-        "status", parents=[common], help="installed, enabled, running, the last exit and why"
-    )
-
-
-def service_command(
-    args: argparse.Namespace,
-    runner: Runner | None = None,
-    machine: Machine | None = None,
-    out: TextIO | None = None,
-) -> int:
-    """``runner``/``machine``: a test's (default: this machine's)."""
-    out = out or sys.stdout
-    words = WORDS.get(args.lang, WORDS["ru"])
-    run = runner or SystemRunner()
-    if args.service_action == "status":
-        from .service_status import status_command
-
-        return status_command(run, args.lang, out)
-    base = UnitSettings(python=Path(sys.executable), project=PROJECT, user=args.user, tty=args.tty)
-    facts = machine or read_machine(base, run)
-    if args.service_action == "install":
-        reach = reach_problems(base, facts.groups)
-        plan = install_plan(base, facts, start=not args.no_start, problems=reach)
-    else:
-        plan = uninstall_plan(base, facts)
-    sudo = not facts.root
-    if args.dry_run:
-        show_plan(plan, args.service_action, sudo, words, out)
-        return 0
-    carry_out(plan, run, sudo, words, out)
-    if plan.commands:
-        print(words[f"done_{args.service_action}"], file=out)
-    return 0
