@@ -39,7 +39,7 @@ from .runner.session import GameSession
 from .seats.bridge import SeatsBridge
 from .seats.fake import FakeSeats
 from .seats.port import Seats
-from .voice.playback import Started
+from .voice.floor import Started
 from .voice.settings import VoiceSettings, open_announcer
 from .voice.speaker import Speaker
 

@@ -409,7 +409,7 @@ def test_a_cut_survives_the_devices_estimates_jittering_between_blocks() -> None
     to sound no later than the last, and a cut at the very end of the last
     then falls past the end of the next. Seen under load: the lane wrote
     past its block and the callback failed."""
-    floor = Floor()
+    floor: Floor[Playback] = Floor()
     quick = Playback(RATE, floor=floor, lane="quick")
     Playback(RATE, floor=floor, lane="main")  # a second lane: the floor is shared
     quick.add(speech(1000, 1.0), "answer")

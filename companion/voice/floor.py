@@ -34,10 +34,7 @@ from __future__ import annotations
 import itertools
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .playback import Playback, Started
+from typing import Generic, TypeVar
 
 #: two moments this close (s) are the same: the lanes' clocks are each
 #: their device's estimate, and a handover must never wait for nothing
@@ -45,6 +42,33 @@ SLACK_S = 1e-4
 #: a cue that waited for another lane's speech starts this long after its
 #: last audible sample (a short pause between sentences)
 PAUSE_S = 0.15
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A cue's first sample was handed to the device at ``handed`` and will
+    sound at about ``audible`` (both on the speaker's clock,
+    ``time.monotonic()`` seconds). ``due``: when it should have sounded
+    (its scheduled time, or when it was queued); ``scheduled``: it was
+    handed over ahead of its time; ``queued``: when it was given to the
+    speaker; ``free``: when the speaker was free for it (``due``, or the
+    end of a cue still sounding then: cues never cut each other short);
+    ``lane``: the stream it went out on ("main", or "quick" for an input's
+    answer on a speaker with two)."""
+
+    caption: str
+    handed: float
+    audible: float
+    due: float = 0.0
+    scheduled: bool = False
+    queued: float = 0.0
+    free: float = 0.0
+    lane: str = "main"
+
+    @property
+    def at(self) -> float:
+        """The same as ``handed``."""
+        return self.handed
 
 
 @dataclass(slots=True)
@@ -61,20 +85,24 @@ class Turn:
     cut_at: float | None = None  # told by another lane's urgent cue: silent from then
 
 
-class Floor:
+Lane = TypeVar("Lane")
+
+
+class Floor(Generic[Lane]):
     """The lanes of one speaker and what each is saying; see the module's
-    docstring."""
+    docstring. ``Lane``: what a lane is (playback.py's ``Playback``; the
+    floor only keeps them, for the lanes to look at each other)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._claims = 0
         self.order = itertools.count()  # the cues' order, across lanes
         self.turns: list[Turn] = []
-        self.members: list[Playback] = []
+        self.members: list[Lane] = []
         #: every cue's start on any lane, in order (appends are atomic)
         self.started: list[Started] = []
 
-    def join(self, playback: Playback, lane: str) -> Turn:
+    def join(self, playback: Lane, lane: str) -> Turn:
         turn = Turn(lane)
         with self._lock:
             self.turns.append(turn)

@@ -107,7 +107,7 @@ class Lane:
         blocksize: int,
         stream_factory: Callable[..., Any],
         clock: Callable[[], float],
-        floor: Floor,
+        floor: Floor[Playback],
         *,
         options: dict[str, Any] | None = None,
         realtime: bool = False,

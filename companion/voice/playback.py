@@ -29,46 +29,18 @@ import math
 import threading
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 from .audio import TTS_FORMAT, AudioFormat, Clip, Samples
-from .floor import SLACK_S, Floor
+from .floor import SLACK_S, Floor, Started
 
 log = logging.getLogger(__name__)
 
 _NOW = float("-inf")  # the due time of a cue played as soon as it is taken
 #: a sample louder than this is heard (1 % of full scale, as ``Clip.without_lead_in``)
 AUDIBLE = 330
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    """A cue's first sample was handed to the device at ``handed`` and will
-    sound at about ``audible`` (both on the speaker's clock,
-    ``time.monotonic()`` seconds). ``due``: when it should have sounded
-    (its scheduled time, or when it was queued); ``scheduled``: it was
-    handed over ahead of its time; ``queued``: when it was given to the
-    speaker; ``free``: when the speaker was free for it (``due``, or the
-    end of a cue still sounding then: cues never cut each other short);
-    ``lane``: the stream it went out on ("main", or "quick" for an input's
-    answer on a speaker with two)."""
-
-    caption: str
-    handed: float
-    audible: float
-    due: float = 0.0
-    scheduled: bool = False
-    queued: float = 0.0
-    free: float = 0.0
-    lane: str = "main"
-
-    @property
-    def at(self) -> float:
-        """The same as ``handed``."""
-        return self.handed
 
 
 class _Cue(NamedTuple):
@@ -94,7 +66,7 @@ class Playback:
         fmt: AudioFormat | int = TTS_FORMAT,
         clock: Callable[[], float] = time.monotonic,
         *,
-        floor: Floor | None = None,
+        floor: Floor[Playback] | None = None,
         lane: str = "main",
         stall: float | None = None,
     ) -> None:
@@ -122,7 +94,7 @@ class Playback:
         self.lane = lane
         self.stall = stall
         self.last_fill = float("-inf")  # read by the other lanes: one float, swapped whole
-        self._floor = floor if floor is not None else Floor()
+        self._floor: Floor[Playback] = floor if floor is not None else Floor()
         self._order = self._floor.order  # one count for every lane: cues may change lanes
         self._turn = self._floor.join(self, lane)
         self.started: list[Started] = self._floor.started  # every lane's, in order

@@ -30,7 +30,8 @@ from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 from .audio import Clip
-from .playback import Playback, Started
+from .floor import Started
+from .playback import Playback
 from .speaker import Speaker
 
 log = logging.getLogger(__name__)

@@ -29,7 +29,7 @@ from typing import Any, NamedTuple, Protocol, TextIO
 from ..printable import printable
 from ..runner.priority import raise_priority
 from .audio import TTS_FORMAT, AudioFormat, Clip
-from .floor import Floor
+from .floor import Floor, Started
 from .lane import (
     LOW_LATENCY_BLOCK,
     OUTPUT_LATENCY,
@@ -39,7 +39,7 @@ from .lane import (
     Lane,
     open_stream,
 )
-from .playback import Playback, Started
+from .playback import Playback
 
 __all__ = [
     "OUTPUT_LATENCY",
@@ -129,7 +129,7 @@ class SoundDeviceSpeaker:
             # The buffer is at least two blocks: 1024 frames would keep it
             # at ~93 ms whatever PortAudio is asked for.
             blocksize = min(blocksize, LOW_LATENCY_BLOCK)
-        floor = Floor()
+        floor: Floor[Playback] = Floor()
 
         def open_and_start() -> None:
             self.main = Lane(
@@ -158,7 +158,7 @@ class SoundDeviceSpeaker:
         device: str | int | None,
         fmt: AudioFormat,
         stream_factory: Callable[..., Any],
-        floor: Floor,
+        floor: Floor[Playback],
         realtime: bool,
     ) -> Lane | None:
         try:
