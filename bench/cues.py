@@ -64,7 +64,7 @@ from companion.rulesets import load_ruleset
 from companion.runner.clock import FakeClock, MonotonicClock, Timers
 from companion.runner.loop import LiveLoop
 from companion.voice.announcer import Announcer
-from companion.voice.phrases import Catalogue
+from companion.voice.catalogue_load import load_catalogue
 from companion.voice.speaker import OUTPUT_LATENCY, Playback, SoundDeviceSpeaker
 from companion.voice.tts import TtsVoice, WavCache
 
@@ -189,7 +189,7 @@ def ours(
     rules = scaled_rules()
     speaker, where = open_output(device, latency, blocksize, quick)
     voice = Announcer(
-        Catalogue.load("ru"),
+        load_catalogue("ru"),
         rules,
         speaker,
         WavCache(),

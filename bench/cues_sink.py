@@ -30,7 +30,7 @@ from companion.rulesets import load_ruleset
 from companion.runner.clock import MonotonicClock
 from companion.runner.loop import LiveLoop
 from companion.voice.announcer import Announcer
-from companion.voice.phrases import Catalogue
+from companion.voice.catalogue_load import load_catalogue
 from companion.voice.tts import TtsVoice, WavCache
 
 #: a speech's length and its warning before the end (s): «Слово
@@ -81,7 +81,7 @@ def ours_at_sink(presses: int, speaker: Any, where: str) -> AtSink | str:
         return f"not measured ({error})"
     rules = sink_rules()
     voice = Announcer(
-        Catalogue.load("ru"), rules, speaker, WavCache(), TtsVoice("ru"), wall_time=lambda at: at
+        load_catalogue("ru"), rules, speaker, WavCache(), TtsVoice("ru"), wall_time=lambda at: at
     )
     voice.prepare(10)
     runtime = LiveLoop(MonotonicClock(), voice, realtime=True, foresight=voice)

@@ -28,7 +28,7 @@ from bench.sink import SinkMonitor
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced
 from companion.rulesets import load_ruleset
-from companion.voice.phrases import Catalogue
+from companion.voice.catalogue_load import load_catalogue
 
 ROLES = ("civilian", "civilian", "mafia", "civilian", "sheriff", "don", "civilian", "mafia", "civilian", "civilian")  # fmt: skip
 
@@ -56,7 +56,7 @@ def busy_core(stop: threading.Event, counter: list[int]) -> None:
 def cue_variants(count: int) -> list[tuple[str, dict[str, Any], str]]:
     """``count`` (cue, args, text): a 10-seat tournament game's phrase
     variants in the catalogue's order, over and over."""
-    variants = list(Catalogue.load("ru").variants(load_ruleset("tournament"), 10))
+    variants = list(load_catalogue("ru").variants(load_ruleset("tournament"), 10))
     return [variants[i % len(variants)] for i in range(count)]
 
 

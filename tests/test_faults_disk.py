@@ -31,7 +31,7 @@ from companion.runner.journal import Journal, JournalError, read
 from companion.runner.journal_watch import EVERY_INPUTS, LOW_BYTES
 from companion.runner.resume import resume_journal, unfinished_game
 from companion.runner.session import GameSession
-from companion.voice.phrases import Catalogue
+from companion.voice.catalogue_load import load_catalogue
 from companion.voice.settings import VoiceSettings
 from companion.voice.speaker import CaptionSpeaker
 
@@ -313,7 +313,7 @@ def test_the_fallback_order(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_the_table_s_own_cues_are_in_every_catalogue(lang: str) -> None:
-    catalogue = Catalogue.load(lang)
+    catalogue = load_catalogue(lang)
     for cue in TABLE_CUES:
         assert catalogue.text(cue, {}) and catalogue.entries[cue].args == (), cue
 

@@ -22,7 +22,7 @@ from companion.runner.clock import FakeClock
 from companion.runner.loop import LiveLoop
 from companion.voice.announcer import Announcer
 from companion.voice.audio import AudioFormat
-from companion.voice.phrases import Catalogue
+from companion.voice.catalogue_load import load_catalogue
 from companion.voice.playback import Playback
 from companion.voice.speaker import FakeSpeaker, SoundDeviceSpeaker
 from companion.voice.tts import TtsVoice, WavCache
@@ -230,7 +230,7 @@ def test_deadlines_go_to_the_foresight_on_the_wall_clock() -> None:
 
 def announcer(speaker: Any) -> Announcer:
     voice = Announcer(
-        Catalogue.load("ru"), RULES, speaker, WavCache(Path("/nonexistent")), TtsVoice("ru")
+        load_catalogue("ru"), RULES, speaker, WavCache(Path("/nonexistent")), TtsVoice("ru")
     )
     for key in ("time_up", "thanks"):
         voice.clips[key] = constant(1, 10)

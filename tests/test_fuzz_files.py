@@ -60,6 +60,7 @@ from companion.core.ruleset_load import MAX_TIMER_S
 from companion.core.step import IllegalInput
 from companion.rulesets import RulesetError, load_ruleset
 from companion.seats.pinmap import PinMap, PinMapError, load_pinmap
+from companion.voice.catalogue_load import load_catalogue
 from companion.voice.phrases import Catalogue, CatalogueError, MissingArgument, UnknownCue
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,7 +85,7 @@ KINDS = {
     "ruleset": Kind("ruleset", "fuzz.toml", load_ruleset, RulesetError),
     "pinmap": Kind("pinmap", "pins.toml", load_pinmap, PinMapError),
     "catalogue": Kind(
-        "catalogue", "ru.toml", lambda path: Catalogue.load(path.stem, path.parent), CatalogueError
+        "catalogue", "ru.toml", lambda path: load_catalogue(path.stem, path.parent), CatalogueError
     ),
 }
 #: shipped file -> its kind; a mutated copy keeps the file's name (a

@@ -20,15 +20,15 @@ from companion.rulesets import load_ruleset
 from companion.voice import commands
 from companion.voice.announcer import Announcer
 from companion.voice.audio import tone
+from companion.voice.catalogue_load import load_catalogue
 from companion.voice.cue_args import MAX_DAYS, MAX_SECONDS, check_cue_args
-from companion.voice.phrases import Catalogue
 from companion.voice.settings import VoiceSettings
 from companion.voice.speaker import FakeSpeaker
 from companion.voice.tts import MAX_TEXT_CHARS, TtsRenderer, TtsVoice, WavCache, check_text
 
 ROOT = Path(__file__).resolve().parent.parent
 TOURNAMENT, CLUB = load_ruleset("tournament"), load_ruleset("club")
-RU = Catalogue.load("ru")
+RU = load_catalogue("ru")
 
 
 def companion(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:

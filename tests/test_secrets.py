@@ -20,6 +20,7 @@ from companion.core.effects import Effect, Say, TellHost
 from companion.core.events import GameSetUp
 from companion.protocol.names import role_name
 from companion.runner.clock import FakeClock
+from companion.voice.catalogue_load import load_catalogue
 from companion.voice.phrases import Catalogue
 from companion.voice.settings import VoiceSettings
 
@@ -60,7 +61,7 @@ def play(seed: int, lang: str) -> tuple[list[Effect], str, str, Catalogue, GameS
             table.submit(line.event, at=line.at)
     table.close()  # waits for any phrase rendered on first use
     assert not refused
-    return seen, captions.getvalue(), host.getvalue(), Catalogue.load(lang), setup
+    return seen, captions.getvalue(), host.getvalue(), load_catalogue(lang), setup
 
 
 def spec(lang: str = "ru") -> TableSpec:

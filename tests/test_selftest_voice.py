@@ -20,7 +20,8 @@ from companion.seats.buzzer import GpioBuzzer
 from companion.seats.pinmap import load_pinmap
 from companion.seats.selftest import Prompt, run_selftest
 from companion.seats.selftest_command import open_prompter
-from companion.voice.phrases import VOICES_DIR, Catalogue, CatalogueError
+from companion.voice.catalogue_load import load_catalogue, parse_catalogue
+from companion.voice.phrases import VOICES_DIR, CatalogueError
 from companion.voice.prompts import Prompter, Said
 from companion.voice.speaker import FakeSpeaker
 from companion.voice.tts import TtsRenderer, TtsVoice, WavCache
@@ -31,7 +32,7 @@ needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="esp
 
 @pytest.mark.parametrize("lang", SHIPPED)
 def test_every_selftest_cue_has_a_phrase_with_its_declared_arguments(lang: str) -> None:
-    catalogue = Catalogue.load(lang)
+    catalogue = load_catalogue(lang)
     missing = sorted(set(SELFTEST_CUES) - catalogue.cues)
     assert not missing, f"{catalogue.source} has no phrase for {missing}"
     for cue, args in SELFTEST_CUES.items():
@@ -40,7 +41,7 @@ def test_every_selftest_cue_has_a_phrase_with_its_declared_arguments(lang: str) 
 
 def test_a_selftest_phrase_may_use_only_the_declared_arguments() -> None:
     with pytest.raises(CatalogueError, match="cue 'selftest_seat' is given seat"):
-        Catalogue.parse('[cues]\nselftest_seat = "Стол {table}."\n', "probe.toml")
+        parse_catalogue('[cues]\nselftest_seat = "Стол {table}."\n', "probe.toml")
 
 
 def whole_run(voice: Prompter, *, silent: int | None = None) -> list[str]:
@@ -65,7 +66,7 @@ def whole_run(voice: Prompter, *, silent: int | None = None) -> list[str]:
 
 def test_the_prompts_are_shown_in_russian_as_the_voice_says_them() -> None:
     screen = io.StringIO()
-    voice = Prompter(Catalogue.load("ru"), screen=screen)  # captions: no speaker
+    voice = Prompter(load_catalogue("ru"), screen=screen)  # captions: no speaker
     cues = whole_run(voice, silent=3)
     assert [said.cue for said in voice.said] == cues
     assert voice.said[3] == Said("selftest_seat", (("seat", 3),), "Место три, нажмите кнопку.")
@@ -88,7 +89,7 @@ def test_the_prompts_are_spoken_from_clips_rendered_ahead(tmp_path: Path) -> Non
     each is played the moment it is said, a seat's or a host button's
     cutting in over the one before; the silent seats, known only at the
     end, are rendered then."""
-    catalogue = Catalogue.load("ru")
+    catalogue = load_catalogue("ru")
     speaker = FakeSpeaker()
     cache = WavCache(tmp_path / "cache", TtsRenderer(prefer="espeak-ng"))
     voice = Prompter(catalogue, speaker, screen=io.StringIO(), cache=cache, voice=TtsVoice("ru"))

@@ -20,8 +20,8 @@ from companion.core.effects import Say
 from companion.rulesets import load_ruleset
 from companion.voice.announcer import Announcer
 from companion.voice.audio import AudioFormat, BadAudio, Clip, is_silent, read_wav, tone, write_wav
+from companion.voice.catalogue_load import load_catalogue
 from companion.voice.pack import PackInfo, VoicePack
-from companion.voice.phrases import Catalogue
 from companion.voice.speaker import FakeSpeaker
 from companion.voice.tts import (
     Pyttsx3Host,
@@ -67,7 +67,7 @@ def test_a_phrase_renders_to_speech_of_plausible_length(
 @pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize("ruleset", ["tournament", "club"])
 def test_every_phrase_a_game_can_need_renders(cache: WavCache, lang: str, ruleset: str) -> None:
-    catalogue = Catalogue.load(lang)
+    catalogue = load_catalogue(lang)
     texts = {text for _, _, text in catalogue.variants(load_ruleset(ruleset), 12)}
     clips = cache.render_all(texts, VOICES[lang])
     assert len(clips) == len(texts) > 300
@@ -390,7 +390,7 @@ def test_the_announcer_plays_from_memory_and_a_pack_overrides(
     speaker = FakeSpeaker()
     rules = load_ruleset("tournament")
     announcer = Announcer(
-        Catalogue.load("ru"), rules, speaker, cache, VOICES["ru"], VoicePack(pack_dir)
+        load_catalogue("ru"), rules, speaker, cache, VOICES["ru"], VoicePack(pack_dir)
     )
     with caplog.at_level(logging.WARNING):
         assert announcer.prepare(10) > 300
@@ -410,7 +410,7 @@ def test_prepared_cues_start_with_their_sound(cache: WavCache) -> None:
     """espeak-ng opens every phrase with ~13 ms of near-silence; the announcer
     cuts it so that the voice starts when the cue is due."""
     rules = load_ruleset("tournament")
-    announcer = Announcer(Catalogue.load("ru"), rules, FakeSpeaker(), cache, VOICES["ru"])
+    announcer = Announcer(load_catalogue("ru"), rules, FakeSpeaker(), cache, VOICES["ru"])
     announcer.prepare(10)
     announcer.close()
     key = announcer.catalogue.key("thanks", {})

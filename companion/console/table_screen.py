@@ -31,7 +31,7 @@ from ..core.events import (
 from ..core.state import Game
 from ..core.table_state import table_or_blank
 from ..protocol.hostlog import HostLog
-from ..voice.phrases import Catalogue
+from ..voice.catalogue_load import load_catalogue
 from .history import Past
 from .keymap import HostFooter, KeyRow, bind_host_keys, bind_map_keys, open_map
 from .next_view import next_words
@@ -133,7 +133,7 @@ class TableScreen(AskingKeys):
         bind_map_keys(self._bindings, words)
         if table.simulated_seats is not None:  # practice speed on or off (app.py)
             self._bindings.bind("t", "app.practice_speed", words("key.practice"))
-        self.catalogue = Catalogue.load(words.lang)
+        self.catalogue = load_catalogue(words.lang)
         self.host_lines = HostLog(lang=words.lang)
         # Buttons the last self-test found silent: not listened to, keys stand in.
         self.silent = silent_seats(table)

@@ -131,10 +131,10 @@ def _render(text: str, voice: TtsVoice) -> Rendered:
 
 
 def _phrase(config: Config) -> str:
-    from ..voice.phrases import Catalogue
+    from ..voice.catalogue_load import load_catalogue
 
     cue, args = PHRASE
-    return Catalogue.load(config.lang).text(cue, args)
+    return load_catalogue(config.lang).text(cue, args)
 
 
 def _pack(config: Config) -> PackReport | None:
@@ -142,11 +142,11 @@ def _pack(config: Config) -> PackReport | None:
     if config.voice.pack is None:
         return None
     from ..rulesets import load_ruleset
+    from ..voice.catalogue_load import load_catalogue
     from ..voice.pack import VoicePack
-    from ..voice.phrases import Catalogue
 
     pack = VoicePack(config.voice.pack)
-    catalogue = Catalogue.load(config.lang)
+    catalogue = load_catalogue(config.lang)
     rules = load_ruleset(config.table.ruleset)
     wanted = {
         catalogue.key(cue, args) for cue, args, _ in catalogue.variants(rules, config.table.seats)

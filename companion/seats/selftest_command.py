@@ -130,10 +130,10 @@ def open_prompter(
     pack) with every prompt rendered ahead; the lines alone with
     ``--captions`` (or the config's ``captions_only``), and when there is
     no sound device or no voice to render with (said in one line)."""
-    from ..voice.phrases import Catalogue
+    from ..voice.catalogue_load import load_catalogue
     from ..voice.prompts import Prompter
 
-    catalogue = Catalogue.load(lang)
+    catalogue = load_catalogue(lang)
     if captions or config.voice.captions_only:
         return Prompter(catalogue)
     from ..voice.pack import VoicePack

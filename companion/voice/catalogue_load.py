@@ -11,10 +11,11 @@ nested at most 16 deep). Values echoed in messages are cut short."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import NoReturn
 
 from ..core.toml_lines import KeyPath, clip, format_path, key_lines, line_of
-from ..core.toml_table import MAX_ENTRIES, parse_toml, show
+from ..core.toml_table import MAX_ENTRIES, MAX_FILE_BYTES, decode_toml, parse_toml, show
 from . import numerals
 from .phrases import (
     _GENDERS,
@@ -22,6 +23,7 @@ from .phrases import (
     KNOWN_RULESET_CUES,
     SELFTEST_CUE_ARGS,
     TABLE_CUE_ARGS,
+    VOICES_DIR,
     Catalogue,
     CatalogueError,
     Entry,
@@ -199,3 +201,33 @@ def _unknown_arg(cue: str, name: str, allowed: tuple[str, ...]) -> str:
 
 def _known() -> str:
     return ", ".join(sorted(_OPTIONS))
+
+
+def load_catalogue(lang: str = "ru", folder: Path | None = None) -> Catalogue:
+    """Read ``<folder>/<lang>.toml`` (folder: the repository's ``voices/``)."""
+    path = (folder or VOICES_DIR) / f"{lang}.toml"
+    source = _display(path)
+    try:
+        with path.open("rb") as file:  # no more than the limit, whatever the file's size
+            data = file.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise CatalogueError(source, None, None, "no such phrase catalogue") from None
+    except OSError as exc:
+        raise CatalogueError(source, None, None, f"cannot read: {exc.strerror}") from None
+    text = decode_toml(data, source, CatalogueError)
+    return parse_catalogue(text, source, default_language=lang)
+
+
+def parse_catalogue(text: str, source: str, default_language: str = "ru") -> Catalogue:
+    """Parse and check a catalogue's TOML text; `source` names it in messages."""
+    return Reader(text, source).catalogue(default_language)
+
+
+def _display(path: Path) -> str:
+    """The path as messages show it: relative to the working directory when
+    it lies below it (``voices/ru.toml``), else absolute."""
+    absolute = path.resolve()
+    try:
+        return absolute.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(absolute)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from ..core.effects import Say
 from ..rulesets import load_ruleset
 from .announcer import Announcer
+from .catalogue_load import load_catalogue
 from .cue_args import check_cue_args, check_seats
 from .pack import VoicePack
-from .phrases import Catalogue
 from .settings import VoiceSettings
 from .speaker import CaptionSpeaker, open_speaker
 from .tts import RENDER_TIMEOUT_S, WavCache, check_text, list_voices
@@ -19,7 +19,7 @@ def say(cue: str, args: dict[str, int | str], ruleset: str, settings: VoiceSetti
     returns its text. Arguments are held to what a game of the ruleset can
     say (``voice.cue_args``): a bad one is a ValueError naming it."""
     rules = load_ruleset(ruleset)
-    catalogue = Catalogue.load(settings.lang)
+    catalogue = load_catalogue(settings.lang)
     values = check_cue_args(cue, args, rules, catalogue)
     try:
         text = catalogue.text(cue, values, rules)
@@ -50,7 +50,7 @@ def voices_list(settings: VoiceSettings, ruleset: str, seats: int) -> list[str]:
     (ValueError outside the ruleset's range)."""
     rules = load_ruleset(ruleset)
     check_seats(seats, rules)
-    catalogue = Catalogue.load(settings.lang)
+    catalogue = load_catalogue(settings.lang)
     lines = [
         f"voice {v.id}: {v.name}" for v in list_voices() if v.language.startswith(settings.lang)
     ]
@@ -67,5 +67,5 @@ def voices_build(settings: VoiceSettings, ruleset: str, seats: int) -> int:
     there are."""
     rules = load_ruleset(ruleset)
     check_seats(seats, rules)
-    texts = [text for _, _, text in Catalogue.load(settings.lang).variants(rules, seats)]
+    texts = [text for _, _, text in load_catalogue(settings.lang).variants(rules, seats)]
     return len(WavCache().render_all(texts, settings.tts))

@@ -28,7 +28,8 @@ then ``default``; or by several arguments' values joined by ``-``
 is given, as the engine declares them (``core/vocabulary.py``). A template
 may use only those (checked when the file is loaded), and
 :meth:`Catalogue.variants` enumerates their values for one game. The TOML
-reader and its checks live in ``catalogue_load.py``.
+reader and its checks live in ``catalogue_load.py``, with
+``load_catalogue``, the way to a catalogue.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from pathlib import Path
 from ..core.rules import Ruleset
 from ..core.rules_forum import DEADLINES
 from ..core.toml_lines import KeyPath, clip_message, error_line, format_path
-from ..core.toml_table import MAX_FILE_BYTES, decode_toml, show
+from ..core.toml_table import show
 from ..core.vocabulary import (
     CUES,
     RULESET_CUES,
@@ -174,7 +175,8 @@ class Entry:
 
 
 class Catalogue:
-    """The phrases of one language; built by :meth:`load` or :meth:`parse`."""
+    """The phrases of one language; built by ``catalogue_load.load_catalogue``
+    or ``parse_catalogue``."""
 
     def __init__(
         self, language: str, source: str, entries: Mapping[str, Entry], teams: Mapping[str, str]
@@ -183,29 +185,6 @@ class Catalogue:
         self.source = source
         self.entries = dict(entries)
         self.teams = dict(teams)
-
-    # -- reading -------------------------------------------------------------
-    @classmethod
-    def load(cls, lang: str = "ru", folder: Path | None = None) -> Catalogue:
-        """Read ``<folder>/<lang>.toml`` (folder: the repository's ``voices/``)."""
-        path = (folder or VOICES_DIR) / f"{lang}.toml"
-        source = _display(path)
-        try:
-            with path.open("rb") as file:  # no more than the limit, whatever the file's size
-                data = file.read(MAX_FILE_BYTES + 1)
-        except FileNotFoundError:
-            raise CatalogueError(source, None, None, "no such phrase catalogue") from None
-        except OSError as exc:
-            raise CatalogueError(source, None, None, f"cannot read: {exc.strerror}") from None
-        text = decode_toml(data, source, CatalogueError)
-        return cls.parse(text, source, default_language=lang)
-
-    @classmethod
-    def parse(cls, text: str, source: str, default_language: str = "ru") -> Catalogue:
-        """Parse and check a catalogue's TOML text; `source` names it in messages."""
-        from .catalogue_load import Reader  # it builds Catalogue objects: imported late
-
-        return Reader(text, source).catalogue(default_language)
 
     @property
     def cues(self) -> frozenset[str]:
@@ -489,13 +468,3 @@ def _safe(value: int | str) -> str:
         return safe
     # not ASCII: keep keys apart by the bytes themselves
     return "_".join(filter(None, (safe, text.encode().hex())))
-
-
-def _display(path: Path) -> str:
-    """The path as messages show it: relative to the working directory when
-    it lies below it (``voices/ru.toml``), else absolute."""
-    absolute = path.resolve()
-    try:
-        return absolute.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return str(absolute)

@@ -10,8 +10,8 @@ from typing import TextIO
 
 from ..core.rules import Ruleset
 from .announcer import Announcer
+from .catalogue_load import load_catalogue
 from .pack import VoicePack
-from .phrases import Catalogue
 from .speaker import CaptionSpeaker, SoundDeviceSpeaker, Speaker, open_speaker
 from .tts import TtsVoice, WavCache
 
@@ -75,7 +75,7 @@ def open_announcer(
     pack = VoicePack(settings.pack) if settings.pack else None
     sound = not isinstance(speaker, CaptionSpeaker)  # captions alone render nothing
     voice = Announcer(
-        Catalogue.load(settings.lang),
+        load_catalogue(settings.lang),
         rules,
         speaker,
         WavCache(),
