@@ -107,7 +107,10 @@ LINES: dict[str, tuple[str, str]] = {
         "{where}: ruleset {name!r} has changed since this game began",
     ),
     # a recording refused (ears/wav_file.py, ears/review.py): the file's name goes first
-    "wav_not_wav": ("не WAV-файл (нет заголовка RIFF/WAVE)", "not a WAV file (no RIFF/WAVE header)"),
+    "wav_not_wav": (
+        "не WAV-файл (нет заголовка RIFF/WAVE)",
+        "not a WAV file (no RIFF/WAVE header)",
+    ),
     "wav_no_chunk": (
         "испорченный WAV-файл (нет блока {chunk})",
         "broken WAV file (no {chunk} chunk)",

@@ -216,7 +216,9 @@ class ChannelSegments:
         reach = max(first.lookback_s + first.window * CHUNK / RATE, first.fade_s, first.hangover_s)
         self._keep = int(reach * RATE / CHUNK) + 8
         self._spoke = np.zeros((self._keep, channels), dtype=np.int64)
-        self._since = [(0, 0)] * channels  # an open segment's (first chunk, its channel's tally there)
+        self._since = [
+            (0, 0)
+        ] * channels  # an open segment's (first chunk, its channel's tally there)
 
     def feed(self, block: Samples) -> list[Segment]:
         """A block of any length (frames, channels); the utterances that ended in it."""
