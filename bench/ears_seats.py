@@ -84,7 +84,7 @@ from companion.ears.detect import (
     judge,
     level_db,
 )
-from companion.ears.review import by_channels, one_seat_each
+from companion.ears.seated import SeatedSegments
 from companion.ears.watch import LevelGate
 
 RATE = 16_000
@@ -173,16 +173,19 @@ def _layouts(
     one microphone in the middle)."""
     out: dict[str, tuple[list[Segment], Loudness]] = {}
     heard = Heard(detector)
-    segments = by_channels(sound.channels, heard)
+    per_seat = ChannelSegments(seats, heard)
+    segments = sorted(
+        per_seat.feed(sound.channels) + per_seat.flush(), key=lambda s: (s.start, s.seat or 0)
+    )
     out["channels"] = segments, [heard.loudness(s) for s in segments]
     heard = Heard(detector)
-    mono = loudest_track(sound.channels)
-    segments = one_seat_each(mono, sound.channels, heard, ChannelSeats(seats))
+    seated = SeatedSegments(ChannelSeats(seats), heard, mono=loudest_track)
+    segments = seated.feed(sound.channels) + seated.flush()
     out["channel_seats"] = segments, [heard.loudness(s) for s in segments]
     if calibration is not None:
         heard = Heard(detector)
-        mics = sound.array
-        segments = one_seat_each(mics.mean(axis=1), mics, heard, ArraySeats(calibration))
+        seated = SeatedSegments(ArraySeats(calibration), heard)
+        segments = seated.feed(sound.array) + seated.flush()
         loudness = [heard.loudness(s) for s in segments]
         out["array"] = segments, loudness
         out["single"] = [Segment(s.start, s.end, s.confidence) for s in segments], loudness

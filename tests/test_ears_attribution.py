@@ -12,13 +12,12 @@ from companion.ears.attribution import (
     ChannelSeats,
     ChannelSegments,
     chunk_power,
-    claimed,
     loudest,
     speaking,
     tracker_for,
 )
 from companion.ears.calibration import CalibrationError
-from companion.ears.detect import CHUNK, Segment
+from companion.ears.detect import CHUNK
 
 RATE = 16_000
 
@@ -100,16 +99,34 @@ def test_a_channel_that_stands_out_now_and_then_claims_nothing() -> None:
     assert tracker.verdict()[0] == 4
 
 
+def _loud(chunk: np.ndarray) -> float:
+    """A detector that hears anything loud as speech."""
+    return 0.9 if float(np.mean(chunk**2)) > 1e-4 else 0.0
+
+
 def test_a_segment_its_channel_spoke_little_of_is_no_seat_s() -> None:
-    """``companion listen --layout channels``: a segment of seat 4 in which its
-    channel stood out one chunk in five is sound from beyond the table."""
+    """``companion listen --layout channels``: seat 4's channel stands out
+    for three chunks, then one chunk in five (the next table's talk behind
+    that seat): the pauses are short enough to hold its segment open, but
+    the segment is no seat's. Seat 7, who speaks throughout, keeps theirs.
+    The claim is made as the sound comes, whatever its blocks."""
     rng = np.random.default_rng(4)
-    quiet = _talk(rng, 0.128, 10, {})
-    now_and_then = np.concatenate([np.concatenate([_talk(rng, 0.032, 10, {4: 0.1}), quiet])] * 10)
-    player = _talk(rng, 1.6, 10, {7: 0.1})
-    sound = np.concatenate([now_and_then, player])
-    segments = [Segment(0.0, 1.6, 0.9, 4), Segment(1.6, 3.2, 0.9, 7), Segment(0.0, 1.6, 0.9)]
-    assert [s.seat for s in claimed(segments, sound)] == [None, 7, None]
+    chunks = CHUNK / RATE
+    quiet = _talk(rng, 32 * chunks, 10, {})
+    now_and_then = [_talk(rng, 3 * chunks, 10, {4: 0.1})]
+    for _ in range(10):
+        now_and_then += [_talk(rng, 4 * chunks, 10, {}), _talk(rng, chunks, 10, {4: 0.1})]
+    player = _talk(rng, 50 * chunks, 10, {7: 0.1})
+    sound = np.concatenate([quiet, *now_and_then, quiet, player, quiet])
+    for block in (len(sound), 480, 7 * CHUNK + 3):
+        seats = ChannelSegments(10, _loud)
+        found = [
+            s
+            for first in range(0, len(sound), block)
+            for s in seats.feed(sound[first : first + block])
+        ]
+        found += seats.flush()
+        assert [(s.seat, round(s.start / chunks)) for s in found] == [(None, 32), (7, 32 + 53 + 32)]
 
 
 def test_two_seats_talking_at_once_give_two_segments() -> None:
@@ -120,10 +137,7 @@ def test_two_seats_talking_at_once_give_two_segments() -> None:
     both = _talk(rng, 1.2, 10, {3: 0.1, 8: 0.08})
     sound = np.concatenate([quiet, holder, both, holder, quiet])
 
-    def judge(chunk: np.ndarray) -> float:  # a detector that hears anything loud as speech
-        return 0.9 if float(np.mean(chunk**2)) > 1e-4 else 0.0
-
-    seats = ChannelSegments(10, judge)
+    seats = ChannelSegments(10, _loud)
     found = seats.feed(sound[: len(sound) // 2]) + seats.feed(sound[len(sound) // 2 :])
     found += seats.flush()
     by_seat = {s.seat: s for s in found}

@@ -108,7 +108,15 @@ def test_companion_listen_with_the_array_flags_only_what_a_seat_claims(
         out.setframerate(16_000)
         out.writeframes(bytes(16_000 * 6 * 2 * 10))
     heard = [Segment(3.0, 4.0, 0.9), Segment(5.0, 6.0, 0.8, seat=2)]
-    monkeypatch.setattr(review, "one_seat_each", lambda *args: heard)
+
+    class Heard:
+        def feed(self, block: np.ndarray) -> list[Segment]:
+            return []
+
+        def flush(self) -> list[Segment]:
+            return heard
+
+    monkeypatch.setattr(review, "segmenter", lambda *args: (lambda block: block, Heard()))
     out = review.review(
         audio, layout="array", journal=demo_journal, load_ruleset=load_ruleset,
         calibration=calibration,

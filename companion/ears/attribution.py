@@ -25,7 +25,7 @@ Sound from beyond the table (the next table's talk, a chair on the floor)
 reaches every microphone at a like level: now and then one channel stands
 out for a chunk or two, but none speaks for long. ``ChannelSeats``
 therefore gives a seat only to a segment whose channel spoke in at least
-``CLAIM_SHARE`` of its chunks; ``claimed`` judges ``ChannelSegments``'
+``CLAIM_SHARE`` of its chunks; ``ChannelSegments`` judges its own
 segments alike (``SEGMENT_CLAIM_SHARE``). The table's end does not flag
 what no seat claims (``watch.FlagWatcher``'s and ``flags.flags_for``'s
 ``needs_seat``).
@@ -33,7 +33,7 @@ what no seat claims (``watch.FlagWatcher``'s and ``flags.flags_for``'s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Protocol
@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .capture import RATE, Samples
-from .detect import CHUNK, LIFT_DB, RoomFloor, Segment, Segmenter
+from .detect import CHUNK, LIFT_DB, Chunker, RoomFloor, Segment, Segmenter
 
 #: a channel speaks only this far above the room (the median channel's level)
 ABOVE_ROOM_DB = 3.0
@@ -141,23 +141,6 @@ def loudest_track(samples: Samples) -> Samples:
     return track
 
 
-class _Chunker:
-    """Blocks of any length in, whole ``CHUNK``s out (the rest waits)."""
-
-    def __init__(self) -> None:
-        self._held: Samples | None = None
-
-    def take(self, block: Samples) -> Samples:
-        data = block if self._held is None else np.concatenate([self._held, block])
-        usable = len(data) - len(data) % CHUNK
-        self._held = data[usable:].copy() if usable < len(data) else None
-        whole: Samples = data[:usable]
-        return whole
-
-    def clear(self) -> None:
-        self._held = None
-
-
 class ChannelSeats:
     """A ``SeatTracker`` for a microphone per seat: the seat whose channel
     spoke in most of the segment's chunks (``speaking``), provided it spoke
@@ -167,7 +150,7 @@ class ChannelSeats:
 
     def __init__(self, channels: int) -> None:
         self.channels = channels
-        self._chunks = _Chunker()
+        self._chunks = Chunker()
         self._counts = np.zeros(channels, dtype=np.int64)
         self._energy = np.zeros(channels)
         self._fed = 0  # whole chunks
@@ -203,10 +186,18 @@ Judge = Callable[[Samples], float]
 
 
 class ChannelSegments:
-    """Utterances per seat, chunk by chunk: ``judge`` (a voice detector)
+    """Utterances per seat, block by block: ``judge`` (a voice detector)
     hears the loudest channel of each chunk, and each channel's ``Segmenter``
     gets its probability where that channel speaks (``speaking``) and 0
-    elsewhere. Overlapping talk from two seats gives two segments."""
+    elsewhere. Overlapping talk from two seats gives two segments.
+
+    A segment keeps its seat only where that seat's channel spoke in at
+    least ``SEGMENT_CLAIM_SHARE`` of its chunks; else its seat is None:
+    sound from beyond the table. The count comes from a running tally of
+    each channel's chunks that spoke, kept for the last few seconds only:
+    an utterance's onset lies at most ``Segmenter.lookback_s`` before the
+    chunk that opened it, and its end at most ``fade_s`` before the chunk
+    that closed it, so memory does not grow with the recording."""
 
     def __init__(
         self, channels: int, judge: Judge, start_at: float = 0.0, lift_db: float = LIFT_DB
@@ -215,10 +206,19 @@ class ChannelSegments:
         self._judge = judge
         self._segmenters = [Segmenter(lift_db=lift_db) for _ in range(channels)]
         self._floor = RoomFloor(channels)  # each seat's microphone has its own room
-        self._chunks = _Chunker()
+        self._chunks = Chunker()
         self._start_at = start_at
         self._count = 0  # chunks judged: their time from a count, not a running sum
         self._silent = [0] * channels  # silent chunks each closed segmenter was fed in a row
+        # _spoke[i % KEEP]: each channel's chunks that spoke before chunk i
+        # (i from count - KEEP + 1 to count), for the claim
+        first = self._segmenters[0]
+        reach = max(first.lookback_s + first.window * CHUNK / RATE, first.fade_s, first.hangover_s)
+        self._keep = int(reach * RATE / CHUNK) + 8
+        self._spoke = np.zeros((self._keep, channels), dtype=np.int64)
+        self._since = [
+            (0, 0)
+        ] * channels  # an open segment's (first chunk, its channel's tally there)
 
     def feed(self, block: Samples) -> list[Segment]:
         """A block of any length (frames, channels); the utterances that ended in it."""
@@ -234,6 +234,9 @@ class ChannelSegments:
             column = int(np.argmax(power[k]))
             probability = self._judge(whole[k * CHUNK : (k + 1) * CHUNK, column])
             at = self._start_at + self._count * CHUNK / RATE
+            self._spoke[(self._count + 1) % self._keep] = (
+                self._spoke[self._count % self._keep] + mask[k]
+            )
             self._count += 1
             for channel, segmenter in enumerate(self._segmenters):
                 heard = probability if mask[k, channel] else 0.0
@@ -245,9 +248,13 @@ class ChannelSegments:
                     self._silent[channel] += 1
                 else:
                     self._silent[channel] = 0
+                was_open = segmenter.open_since is not None
                 found = segmenter.feed(at, heard, float(lifts[channel]))
+                if not was_open and segmenter.open_since is not None:
+                    first = self._chunk_of(segmenter.open_since)
+                    self._since[channel] = (first, self._tally(first, channel))
                 if found is not None:
-                    ended.append(_seated(found, channel))
+                    ended.append(self._claimed(found, channel))
         return ended
 
     def flush(self) -> list[Segment]:
@@ -256,27 +263,25 @@ class ChannelSegments:
         for channel, segmenter in enumerate(self._segmenters):
             found = segmenter.flush()
             if found is not None:
-                ended.append(_seated(found, channel))
+                ended.append(self._claimed(found, channel))
         return ended
 
+    def _chunk_of(self, seconds: float) -> int:
+        return round((seconds - self._start_at) * RATE / CHUNK)
 
-def _seated(segment: Segment, channel: int) -> Segment:
-    return Segment(segment.start, segment.end, segment.confidence, channel + 1)
+    def _tally(self, chunk: int, channel: int) -> int:
+        """How many chunks before ``chunk`` ``channel`` spoke in."""
+        if not self._count - self._keep < chunk <= self._count:
+            raise RuntimeError(f"chunk {chunk} is no longer kept (at {self._count})")
+        return int(self._spoke[chunk % self._keep, channel])
 
-
-def claimed(segments: Sequence[Segment], samples: Samples) -> list[Segment]:
-    """``ChannelSegments``' segments of ``samples`` (from their start), each
-    keeping its seat only where that seat's channel spoke (``speaking``) in
-    at least ``SEGMENT_CLAIM_SHARE`` of the segment's chunks; the others'
-    seat None: sound from beyond the table."""
-    mask = speaking(chunk_power(samples))
-    out = []
-    for segment in segments:
-        if segment.seat is not None:
-            first, last = round(segment.start * RATE / CHUNK), round(segment.end * RATE / CHUNK)
-            spoke = mask[first:last, segment.seat - 1]
-            if len(spoke) and spoke.mean() >= SEGMENT_CLAIM_SHARE:
-                out.append(segment)
-                continue
-        out.append(Segment(segment.start, segment.end, segment.confidence, None))
-    return out
+    def _claimed(self, segment: Segment, channel: int) -> Segment:
+        """The segment with its channel's seat where that channel spoke in
+        at least ``SEGMENT_CLAIM_SHARE`` of its chunks, else with none."""
+        first, before = self._since[channel]
+        last = self._chunk_of(segment.end)
+        if last > first and (self._tally(last, channel) - before) / (last - first) >= (
+            SEGMENT_CLAIM_SHARE
+        ):
+            return Segment(segment.start, segment.end, segment.confidence, channel + 1)
+        return Segment(segment.start, segment.end, segment.confidence, None)

@@ -34,6 +34,7 @@ from .array import CrossSpectra, Geometry, geometry, mic_columns
 from .calibration import alike, azimuth, calibration_of, default_path, fingerprint, save
 from .capture import RATE, Listener, Samples, SoundDeviceListener, WavListener
 from .detect import CHUNK, DEFAULT_DETECTOR, ChunkJudge, DetectorName, Segmenter, judge
+from .wav_file import WavRefused
 
 if TYPE_CHECKING:  # the voice (sounddevice, espeak-ng) is loaded only when it speaks
     from ..voice.speaker import SoundDeviceSpeaker
@@ -302,12 +303,11 @@ def run_command(
     text = stream or sys.stdout
     listener: Listener
     if from_wav is not None:
-        listener = WavListener(from_wav)
+        listener = WavListener(from_wav)  # its header checked now (WavRefused)
         if listener.rate != RATE:
-            raise OSError(
-                f"{from_wav}: {listener.rate} Hz; the ears take {RATE} Hz (resample it first)"
-            )
-        mic_columns(listener.samples[:1], shape, str(from_wav))  # the right channels, said at once
+            raise WavRefused(from_wav, "wav_rate", rate=listener.rate, want=RATE)
+        # the right channels, said at once
+        mic_columns(np.zeros((1, listener.channels), dtype=np.float32), shape, str(from_wav))
         speak = False
     else:
         listener = SoundDeviceListener(device, channels=shape.device_channels)

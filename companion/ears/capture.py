@@ -170,7 +170,9 @@ def _input_stream(
 class WavListener:
     """A WAV file's samples as a card would give them: ``realtime`` at the
     file's own pace, else as fast as the consumer takes them (its clock then
-    counts the file's seconds from ``start_at``)."""
+    counts the file's seconds from ``start_at``). The header is read and
+    checked at once (``wav_file.WavRefused``, one line); the sound is read
+    a block at a time as it is played, from the start on every ``run``."""
 
     def __init__(
         self,
@@ -180,41 +182,45 @@ class WavListener:
         realtime: bool = False,
         start_at: float = 0.0,
     ) -> None:
-        self.samples, self.rate = read_wav(path)
-        self.channels = self.samples.shape[1]
+        from .wav_file import WavRecording
+
+        with WavRecording(path) as recording:
+            self.rate, self.channels = recording.rate, recording.channels
+        self.path = path
         self.blocksize = blocksize
         self.realtime = realtime
         self.start_at = start_at
 
     def run(self, on_block: OnBlock, stopping: threading.Event) -> None:
+        from .wav_file import WavRecording
+
         origin = time.monotonic()
-        for first in range(0, len(self.samples), self.blocksize):
-            if stopping.is_set():
-                return
-            offset = first / self.rate
-            if self.realtime:
-                delay = origin + offset - time.monotonic()
-                if delay > 0 and stopping.wait(delay):
+        first = 0
+        with WavRecording(self.path) as recording:
+            for samples in recording.blocks(self.blocksize):
+                if stopping.is_set():
                     return
-                at = origin + offset
-            else:
-                at = self.start_at + offset
-            on_block(Block(self.samples[first : first + self.blocksize], at))
+                offset = first / self.rate
+                if self.realtime:
+                    delay = origin + offset - time.monotonic()
+                    if delay > 0 and stopping.wait(delay):
+                        return
+                    at = origin + offset
+                else:
+                    at = self.start_at + offset
+                on_block(Block(samples, at))
+                first += len(samples)
 
 
 def read_wav(path: Path) -> tuple[Samples, int]:
-    """A WAV file (the voice's reader: PCM or float, any rate and channels)
-    as float32 (frames, channels) and its rate; ``OSError`` naming the file
-    when it is not one."""
-    from ..voice.audio import BadAudio
-    from ..voice.audio import read_wav as read_clip
+    """A short WAV file held whole (tests, benches): float32 (frames,
+    channels) and its rate; ``OSError`` in one line naming the file when it
+    is not one. A recording of the table is streamed (``WavListener``,
+    ``review``)."""
+    from .wav_file import WavRecording
 
-    try:
-        clip = read_clip(path)
-    except BadAudio as error:
-        raise OSError(str(error)) from None
-    pcm = clip.samples.reshape(-1, clip.format.channels)
-    return (pcm.astype(np.float32) / 32768.0), clip.format.rate
+    with WavRecording(path) as recording:
+        return recording.read_all(), recording.rate
 
 
 class RetryingListener:

@@ -31,6 +31,7 @@ Which detector is the default is decided by bench/ears.py's figures
 
 from __future__ import annotations
 
+from array import array
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -178,7 +179,10 @@ class Segmenter:
     _start: float | None = None
     _last_speech: float = 0.0
     _last_standing: float = 0.0  # the last speech chunk ``keep_db`` above the floor
-    _probabilities: list[float] = field(default_factory=list)
+    #: the open utterance's chunks' probabilities, packed (8 bytes a chunk,
+    #: not a float object's 32: an utterance that never ends in a 4-hour
+    #: file holds 3.6 MB)
+    _probabilities: array[float] = field(default_factory=lambda: array("d"))
 
     def feed(self, at: float, probability: float, lift: float | None = None) -> Segment | None:
         """One chunk starting at ``at``; an utterance when one has ended.
@@ -197,7 +201,7 @@ class Segmenter:
             voiced = [(t, p, d) for t, p, d in self._recent if p >= self.threshold]
             if len(voiced) >= self.start_chunks and self._stands_out([d for *_, d in voiced]):
                 self._start = self._onset(voiced[0][0])
-                self._probabilities = [p for _, p, _ in voiced]
+                self._probabilities = array("d", [p for _, p, _ in voiced])
                 self._last_speech = self._last_standing = at
             return None
         if speech:
@@ -236,7 +240,7 @@ class Segmenter:
         assert self._start is not None
         start, end = self._start, self._last_standing + CHUNK / RATE
         confidence = float(np.mean(self._probabilities)) if self._probabilities else 0.0
-        self._start, self._probabilities = None, []
+        self._start, self._probabilities = None, array("d")
         self._recent.clear()
         self._voiced.clear()
         return Segment(start, end, round(confidence, 3)) if end - start >= self.min_s else None
@@ -250,21 +254,77 @@ def chunks(samples: Samples, start_at: float = 0.0) -> Iterator[tuple[float, Sam
         yield start_at + first / RATE, mono[first : first + CHUNK]
 
 
+class Chunker:
+    """Blocks of any length in, whole ``CHUNK``s out (the rest waits)."""
+
+    def __init__(self) -> None:
+        self._held: Samples | None = None
+
+    def take(self, block: Samples) -> Samples:
+        data = block if self._held is None else np.concatenate([self._held, block])
+        usable = len(data) - len(data) % CHUNK
+        self._held = data[usable:].copy() if usable < len(data) else None
+        whole: Samples = data[:usable]
+        return whole
+
+    def clear(self) -> None:
+        self._held = None
+
+
+class MonoSegments:
+    """The utterances of a mono recording as its sound comes: blocks of any
+    length in (``feed``), the utterances that ended in them out, ``flush``
+    at its end. It holds a chunk's tail and the segmenter's few chunks, so
+    an evening's recording takes no more memory than a minute's; the same
+    segments whatever the blocks (a chunk's time is counted, not summed)."""
+
+    def __init__(
+        self,
+        detector: DetectorName | ChunkJudge = "both",
+        lift_db: float = LIFT_DB,
+        start_at: float = 0.0,
+    ) -> None:
+        self.segmenter = Segmenter(lift_db=lift_db)
+        self._judge, self._floor = judge(detector), RoomFloor()
+        self._chunks = Chunker()
+        self._start_at = start_at
+        self.count = 0  # chunks heard
+
+    def feed(self, block: Samples) -> list[Segment]:
+        """Mono samples (frames,); the utterances that ended in them."""
+        whole = self._chunks.take(block)
+        found = []
+        for first in range(0, len(whole), CHUNK):
+            segment = self.chunk(whole[first : first + CHUNK])
+            if segment is not None:
+                found.append(segment)
+        return found
+
+    def chunk(self, chunk: Samples) -> Segment | None:
+        """One whole chunk, the next; an utterance when one has ended."""
+        at = self._start_at + self.count * CHUNK / RATE
+        self.count += 1
+        return self.segmenter.feed(at, self._judge(chunk), self._floor.lift(level_db(chunk)))
+
+    @property
+    def open_since(self) -> float | None:
+        return self.segmenter.open_since
+
+    def flush(self) -> list[Segment]:
+        """The utterance still open when the sound ends (a short tail unheard)."""
+        last = self.segmenter.flush()
+        return [last] if last is not None else []
+
+
 def segments(
     samples: Samples, detector: DetectorName | ChunkJudge = "both", lift_db: float = LIFT_DB
 ) -> list[Segment]:
-    """The utterances in a whole recording (16 kHz) that stand ``lift_db``
-    above its room."""
-    judging, segmenter, floor = judge(detector), Segmenter(lift_db=lift_db), RoomFloor()
-    found = []
-    for at, chunk in chunks(samples):
-        segment = segmenter.feed(at, judging(chunk), floor.lift(level_db(chunk)))
-        if segment is not None:
-            found.append(segment)
-    last = segmenter.flush()
-    if last is not None:
-        found.append(last)
-    return found
+    """The utterances in a recording held whole (16 kHz, mono or the first
+    channel) that stand ``lift_db`` above its room: ``MonoSegments`` fed it
+    at once (tests, benches; ``companion listen`` streams)."""
+    heard = MonoSegments(detector, lift_db)
+    mono = samples[:, 0] if samples.ndim == 2 else samples
+    return heard.feed(mono) + heard.flush()
 
 
 def level_db(chunk: Samples) -> float:

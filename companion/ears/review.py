@@ -4,26 +4,42 @@
 The recording's segments, and with the game's journal the flags: the
 recording is taken to start at the game's setup (time 0 of the journal),
 as the table records it. Who spoke: ``attribution.ChannelSegments`` with a
-microphone per seat, ``array.ArraySeats`` with the array (one seat per
-segment, from the calibration); with either, a segment no seat claims is
-sound from beyond the table and gives no flag, as live.
+microphone per seat, ``seated.SeatedSegments`` with ``array.ArraySeats``
+for the array (one seat per segment, from the calibration); with either, a
+segment no seat claims is sound from beyond the table and gives no flag,
+as live.
+
+The recording is read as it is heard (``wav_file.WavRecording``), a block
+at a time, each layout's segmenter fed block by block: memory holds a
+block and a few seconds of sound, whatever the recording's length (a
+4-hour file is read as a 10-minute one; bench/listen_memory.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from ..core.rules import Ruleset
 from ..core.state import Game
-from .attribution import ChannelSegments, SeatTracker, claimed
-from .capture import RATE, Samples, read_wav
-from .detect import LIFT_DB, ChunkJudge, DetectorName, Segment, judge, segments
+from .capture import RATE, Samples
+from .detect import CHUNK, LIFT_DB, DetectorName, Segment
 from .flags import flags_for
+from .wav_file import WavRecording, WavRefused
 
 Layout = Literal["single", "channels", "array"]
 LAYOUTS: tuple[Layout, ...] = ("single", "channels", "array")
+#: frames read at a time: 4 s at 16 kHz (a 12-channel block is 3 MB as float32)
+BLOCK_FRAMES = 128 * CHUNK
+
+
+class Segments(Protocol):
+    """A layout's segmenter: blocks in, the utterances that ended out."""
+
+    def feed(self, block: Samples) -> list[Segment]: ...
+
+    def flush(self) -> list[Segment]: ...
 
 
 def review(
@@ -39,25 +55,21 @@ def review(
     """``{"segments": [...], "flags": [...]}`` (flags only with a journal).
     ``calibration``: the array's (default: ``calibration.default_path()``);
     ``above_room_db``: how far a voice must stand above the room's floor."""
+    calibrated = None
     if layout == "array":  # a missing or bad calibration is told before any work
         from .calibration import default_path, load
 
         calibrated = load(calibration or default_path())
-    samples, rate = read_wav(audio)
-    if rate != RATE:
-        raise OSError(f"{audio}: {rate} Hz; the ears take {RATE} Hz (resample it first)")
-    if layout == "single":
-        mono = samples.mean(axis=1) if samples.shape[1] > 1 else samples[:, 0]
-        found = segments(mono, detector, above_room_db)
-    elif layout == "channels":
-        found = by_channels(samples, detector, above_room_db)
-    else:
-        from .array import ArraySeats, mic_columns
-
-        mics = mic_columns(samples, calibrated.shape, str(audio))
-        found = one_seat_each(
-            mics.mean(axis=1), mics, detector, ArraySeats(calibrated), above_room_db
-        )
+    with WavRecording(audio) as recording:
+        if recording.rate != RATE:
+            raise WavRefused(audio, "wav_rate", rate=recording.rate, want=RATE)
+        columns, heard = segmenter(recording, layout, detector, above_room_db, calibrated)
+        found: list[Segment] = []
+        for block in recording.blocks(BLOCK_FRAMES):
+            found += heard.feed(columns(block))
+        found += heard.flush()
+    if layout == "channels":  # two seats' overlapping talk ends in either order
+        found.sort(key=lambda s: (s.start, s.seat or 0))
     out: dict[str, Any] = {
         "segments": [
             # to the millisecond: sums of chunk lengths are not exact (5.5040000000000004)
@@ -88,34 +100,51 @@ def review(
     return out
 
 
-def by_channels(
-    samples: Samples, detector: DetectorName | ChunkJudge, above_room_db: float = LIFT_DB
-) -> list[Segment]:
-    """Channel n is seat n + 1 (``attribution.ChannelSegments``): a segment
-    per seat, two when two seats talk over each other; one whose channel
-    did not speak for long is no seat's (``attribution.claimed``)."""
-    seats = ChannelSegments(samples.shape[1], judge(detector), lift_db=above_room_db)
-    found = claimed(seats.feed(samples) + seats.flush(), samples)
-    return sorted(found, key=lambda s: (s.start, s.seat or 0))
+def segmenter(
+    recording: WavRecording,
+    layout: Layout,
+    detector: DetectorName,
+    above_room_db: float,
+    calibrated: Any = None,
+) -> tuple[Callable[[Samples], Samples], Segments]:
+    """What a block of ``recording`` goes through for ``layout``: the
+    columns it keeps, and the segmenter that hears them."""
+    channels = recording.channels
+    if layout == "single":
+        from .detect import MonoSegments
+
+        def mono(block: Samples) -> Samples:
+            if channels == 1:
+                return block[:, 0]
+            mixed: Samples = block.mean(axis=1)
+            return mixed
+
+        return mono, MonoSegments(detector, above_room_db)
+    if layout == "channels":
+        from .attribution import ChannelSegments
+        from .detect import judge
+
+        return _same, ChannelSegments(channels, judge(detector), lift_db=above_room_db)
+    from .array import ArraySeats
+    from .seated import SeatedSegments
+
+    shape = calibrated.shape
+    if channels not in (shape.mics, shape.device_channels):
+        card = shape.device_channels != shape.mics
+        raise WavRefused(
+            recording.path, "wav_array_card" if card else "wav_array", channels=channels,
+            array=shape.name, mics=shape.mics, card=shape.device_channels,
+        )  # fmt: skip
+    mics = shape.mics
+
+    def microphones(block: Samples) -> Samples:
+        return block if channels == mics else block[:, :mics]
+
+    return microphones, SeatedSegments(ArraySeats(calibrated), detector, above_room_db)
 
 
-def one_seat_each(
-    mono: Samples,
-    samples: Samples,
-    detector: DetectorName | ChunkJudge,
-    tracker: SeatTracker,
-    above_room_db: float = LIFT_DB,
-) -> list[Segment]:
-    """The utterances heard in ``mono`` (the array's mean), each given the
-    seat that ``tracker`` finds in its span of ``samples``; the confidence
-    is the detector's times the seat's."""
-    found = []
-    for segment in segments(mono, detector, above_room_db):
-        tracker.reset()
-        tracker.feed(samples[round(segment.start * RATE) : round(segment.end * RATE)])
-        seat, sure = tracker.verdict()
-        found.append(Segment(segment.start, segment.end, round(segment.confidence * sure, 3), seat))
-    return found
+def _same(block: Samples) -> Samples:
+    return block
 
 
 def game_timeline(

@@ -23,9 +23,9 @@ import numpy.typing as npt
 
 Samples = npt.NDArray[np.int16]
 
-_PCM = 1
-_FLOAT = 3
-_EXTENSIBLE = 0xFFFE
+PCM = 1
+FLOAT = 3
+EXTENSIBLE = 0xFFFE
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +124,20 @@ class BadAudio(ValueError):
     """A file that is not a WAV we can play; the message names the file."""
 
 
+#: the largest clip read whole (a voice pack's phrase is seconds long; this
+#: is ~25 minutes of 22 kHz stereo): a recording of the table is streamed
+#: instead (``ears.wav_file``)
+MAX_CLIP = 128 * 2**20
+
+
 def read_wav(path: Path) -> Clip:
-    """A WAV file as a 16-bit clip in the file's own rate and channels."""
+    """A WAV file as a 16-bit clip in the file's own rate and channels;
+    regular files of at most ``MAX_CLIP`` bytes only (a FIFO is refused at
+    once, not waited on)."""
+    from ..regular_file import read_regular
+
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_CLIP)
     except OSError as error:
         raise BadAudio(f"{path}: cannot be read ({error.strerror or error})") from None
     if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
@@ -140,7 +150,7 @@ def read_wav(path: Path) -> Clip:
         body = data[at + 8 : at + 8 + size]  # a streamed file may claim more than it has
         if chunk == b"fmt " and len(body) >= 16:
             tag, channels, rate, _, _, bits = struct.unpack_from("<HHIIHH", body)
-            if tag == _EXTENSIBLE and len(body) >= 26:
+            if tag == EXTENSIBLE and len(body) >= 26:
                 tag = struct.unpack_from("<H", body, 24)[0]  # the sub-format GUID's first field
             fmt = (tag, channels, rate, bits)
         elif chunk == b"data":
@@ -151,7 +161,7 @@ def read_wav(path: Path) -> Clip:
     tag, channels, rate, bits = fmt
     if channels < 1 or rate < 1000:
         raise BadAudio(f"{path}: broken WAV header ({channels} channels, {rate} Hz)")
-    samples = _decode(path, payload, tag, bits)
+    samples = decode(path, payload, tag, bits)
     samples = samples[: len(samples) - len(samples) % channels]
     if channels > 1:
         samples = samples.reshape(-1, channels)
@@ -161,14 +171,16 @@ def read_wav(path: Path) -> Clip:
         raise BadAudio(f"{path}: {error}") from None
 
 
-def _decode(path: Path, payload: bytes, tag: int, bits: int) -> Samples:
-    """Raw sample bytes as int16."""
-    if tag == _FLOAT and bits in (32, 64):
+def decode(path: Path | str, payload: bytes, tag: int, bits: int) -> Samples:
+    """Raw sample bytes (``tag``: 1 PCM, 3 float) as int16, one value a
+    sample; a whole file's or a block of whole frames' (``ears.wav_file``
+    streams a recording through it, block by block)."""
+    if tag == FLOAT and bits in (32, 64):
         values = np.frombuffer(
             payload[: len(payload) - len(payload) % (bits // 8)], f"<f{bits // 8}"
         )
         return np.clip(np.round(values * 32767), -32768, 32767).astype(np.int16)
-    if tag != _PCM:
+    if tag != PCM:
         raise BadAudio(f"{path}: compressed WAV (format {tag:#x}); save it as PCM")
     if bits == 8:
         return ((np.frombuffer(payload, np.uint8).astype(np.int16) - 128) << 8).astype(np.int16)
