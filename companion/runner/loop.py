@@ -223,13 +223,17 @@ class LiveLoop:
             self._take(item)
 
     def settle(self, timeout: float = SETTLE_S) -> bool:
-        """Writing behind: wait until the writer has had every line queued
-        so far, then take what is queued (``run_pending``): for a caller
+        """``run_pending``, then, writing behind, wait until every line is
+        on disk (or refused) and what it caused carried out: for a caller
         that drives the loop itself (a test). False: the writer is still
         in a write after ``timeout`` seconds."""
-        done = self.writer is None or self.writer.drained(timeout)
+        deadline = time.monotonic() + timeout
         self.run_pending()
-        return done
+        while self.writer is not None and self.session.held:
+            if not self.writer.drained(max(0.0, deadline - time.monotonic())):
+                return False
+            self.run_pending()
+        return True
 
     def close_writer(self, timeout: float = SETTLE_S) -> None:
         """The loop ends: wait (``timeout`` seconds at most) until every
