@@ -309,7 +309,7 @@ def test_lines_keep_their_order_and_chain_byte_for_byte(tmp_path: Path) -> None:
 
 def test_the_loop_ends_once_its_lines_are_on_disk(tmp_path: Path) -> None:
     disk = StallingDisk()
-    loop, clock, shown, _ = behind(tmp_path, disk)
+    loop, _, shown, _ = behind(tmp_path, disk)
     disk.hold()
     loop.submit(SeatPressed(3), at=1.0)
     loop.stop()
@@ -327,7 +327,7 @@ def test_a_hung_fsync_is_given_up_on_and_its_file_left_open(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     disk = StallingDisk()
-    loop, clock, shown, _ = behind(tmp_path, disk)
+    loop, _, shown, _ = behind(tmp_path, disk)
     disk.hold()
     loop.submit(SeatPressed(3), at=1.0)
     loop.run_pending()
