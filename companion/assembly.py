@@ -34,6 +34,7 @@ from .runner.fallback import FallbackPlaces, FreeSpace, free_space
 from .runner.forum_clock import DeadlineWatch, local_now
 from .runner.journal import Journal
 from .runner.journal_watch import JournalWatch
+from .runner.journal_writer import SETTLE_S, JournalWriter, LoopCalls
 from .runner.loop import LiveLoop
 from .runner.session import GameSession
 from .seats.bridge import SeatsBridge
@@ -179,6 +180,7 @@ class LiveTable:
         )
         self._voice_sound = self.voice.sound  # as built; silent while the clock runs fast
         self._voice_at(self.speed)
+        self.journal_watch, writer = self._journal_watch(fallback, disk_free)
         self.loop = LiveLoop(
             self.clock,
             self._effects,
@@ -190,8 +192,8 @@ class LiveTable:
             # start on the audio clock (docs/architecture.md, timing).
             foresight=self.voice,
             on_speed=self._speed_taken,
+            writer=writer,
         )
-        self.journal_watch = self._journal_watch(fallback, disk_free)
         self.seats = seats if seats is not None else _open_seats(spec, seat_count, self.clock)
         self.bridge = (
             SeatsBridge(self.seats, self.submit, lambda: self.loop.game)
@@ -213,15 +215,23 @@ class LiveTable:
 
     def _journal_watch(
         self, fallback: FallbackPlaces | None, disk_free: FreeSpace
-    ) -> JournalWatch | None:
+    ) -> tuple[JournalWatch | None, JournalWriter | None]:
         """A full disk never stops the game: the journal goes on elsewhere
-        (docs/faults.md), and the host hears of the disk well before."""
+        (docs/faults.md), and the host hears of the disk well before. A
+        threaded table writes its journal on a thread of its own, out of
+        the timers' way (runner/journal_writer.py): the watch looks at the
+        disk there, and what it tells is told on the loop's thread."""
         journal = self.session.journal
         if journal is None:
-            return None
+            return None, None
         places = fallback or FallbackPlaces.default(disk_free)
         journal.fallback = places
-        return JournalWatch(journal, places, self._notice, self._say, free=disk_free)
+        if not self.spec.threaded:
+            return JournalWatch(journal, places, self._notice, self._say, free=disk_free), None
+        calls = LoopCalls()
+        tell, say = calls.later(self._notice), calls.later(self._say)
+        watch = JournalWatch(journal, places, tell, say, free=disk_free)
+        return watch, JournalWriter(journal, watch=watch, calls=calls)
 
     def _ears(self, spec: TableSpec, rules: Ruleset, on_notice: OnNotice | None) -> Any:
         if spec.ears is None:
@@ -249,13 +259,14 @@ class LiveTable:
     # --- what the table is doing ---------------------------------------------
     @property
     def game(self) -> Game | None:
-        return self.session.game
+        """The game as the table has seen it (its last line on disk)."""
+        return self.session.shown.game
 
     @property
     def timer_deadlines(self) -> Deadlines:
         """The running timers' deadlines now (a resumed game's before its
-        first update)."""
-        return dict(self.session.timers.deadlines)
+        first update), as the table has seen them."""
+        return dict(self.session.shown.deadlines)
 
     @property
     def simulated_seats(self) -> FakeSeats | None:
@@ -358,9 +369,11 @@ class LiveTable:
             self._close_part("deadline watch", self.deadlines.stop)
         if self._thread is not None:
             self.loop.stop()
-            self._thread.join(5.0)
+            # The loop waits for the journal's writer (SETTLE_S at most).
+            self._thread.join(SETTLE_S + 5.0)
         else:
             self.loop.run_pending()
+            self.loop.close_writer()  # started, never run
         for part, closing in (
             ("voice", self.voice.close),
             ("seats", self.seats.close if self.seats is not None else None),
@@ -382,29 +395,35 @@ class LiveTable:
             self.bridge.changed(before, after)  # the seat lights first: they are quickest
         if self.deadlines is not None:
             self.deadlines.changed(after)
-        self._post(Update(self.session.now, after, dict(self.session.timers.deadlines), ()))
+        shown = self.session.shown  # as of this input: later ones may wait for the disk
+        self._post(Update(shown.now, after, dict(shown.deadlines), ()))
         self._after_input()
 
     def _effects(self, now: float, effects: tuple[Effect, ...]) -> None:
         self.voice(now, effects)
         if self.host_log is not None:
             self.host_log(now, effects)
-        timers = dict(self.session.timers.deadlines)
-        self._post(Update(now, self.session.game, timers, effects))
+        shown = self.session.shown
+        self._post(Update(now, shown.game, dict(shown.deadlines), effects))
         self._after_input()
 
     def _after_input(self) -> None:
-        """Once per accepted input (both hooks may run for one)."""
+        """Once per accepted input (both hooks may run for one); the
+        journal's writer tells its watch itself."""
         session = self.session
+        if self.loop.writer is not None:
+            return
         if self.journal_watch is not None and session.inputs != self._watched:
             self._watched = session.inputs
             self.journal_watch.after_input(session.inputs, session.now)
 
     def _speed_taken(self, speed: float, refused: str | None) -> None:
-        """On the loop's thread, once the speed change is journaled."""
+        """On the loop's thread, once the speed change is journaled (or,
+        ``refused``, not: written behind, it may be taken back)."""
         if refused is not None:
             self._notice("journal_failed", refused)
-            return
+            if speed == self.speed:
+                return
         self.speed = speed
         self._voice_at(speed)
         if self._on_speed is not None:
@@ -412,8 +431,8 @@ class LiveTable:
                 self._on_speed(self)
             except Exception:  # the console's trouble never stops the game
                 log.exception("the console could not be told of the speed")
-        session = self.session
-        self._post(Update(session.now, session.game, dict(session.timers.deadlines), ()))
+        shown = self.session.shown
+        self._post(Update(shown.now, shown.game, dict(shown.deadlines), ()))
 
     def _voice_at(self, speed: float) -> None:
         """Above real time the voice cannot keep up (its cues never cut
@@ -422,7 +441,7 @@ class LiveTable:
         self.voice.sound = self._voice_sound and speed <= 1.0
 
     def _refused(self, event: Event, reason: str, line: int | None) -> None:
-        if self.journal_watch is not None:
+        if self.journal_watch is not None and self.loop.writer is None:
             self.journal_watch.refused()
         if self._on_refused is not None:
             self._on_refused(event, reason, line)

@@ -12,6 +12,7 @@ from .core.events import Event, GameSetUp
 from .core.state import Game
 from .runner.clock import GameClock
 from .runner.journal import Journal
+from .runner.journal_writer import SETTLE_S
 from .runner.script import ScriptError, ScriptLine
 from .runner.session import GameSession
 from .voice.settings import VoiceSettings
@@ -93,7 +94,7 @@ def replay_realtime(
     except KeyboardInterrupt:
         finished.set()
         table.stop()
-        table.join(2.0)
+        table.join(SETTLE_S + 5.0)  # the loop waits for the journal's writer
     finally:
         table.voice.close()  # the journal belongs to the caller, who closes it
     if refused:

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -74,32 +75,50 @@ class Disks:
 
 class Table:
     """A live table as the console builds one, on a fake clock, with its
-    journal in ``journals``, the notices and captions kept."""
+    journal in ``journals``, the notices and captions kept. ``behind``: the
+    journal on its writer's thread, as a threaded table has it
+    (runner/journal_writer.py): the test drives the loop and waits for the
+    writer after each input, so the two ways tell the same story."""
 
-    def __init__(self, tmp_path: Path, disks: Disks, places: list[Place]) -> None:
+    def __init__(
+        self, tmp_path: Path, disks: Disks, places: list[Place], behind: bool = False
+    ) -> None:
         self.path = tmp_path / "journals" / "game.jsonl"
         self.disks = disks
         self.notices: list[tuple[str, str]] = []
+        self.told_on: set[threading.Thread] = set()
         self.refused: list[str] = []
         self.captions = io.StringIO()
         journal = Journal.create(self.path, files=disks)
         self.table = LiveTable(
-            TableSpec(voice=VoiceSettings(captions_only=True), seats="none", threaded=False),
+            TableSpec(voice=VoiceSettings(captions_only=True), seats="none", threaded=behind),
             RULES,
             10,
             session=GameSession(journal=journal),
             clock=FakeClock(),
             speaker=CaptionSpeaker(self.captions),
-            on_notice=lambda what, line: self.notices.append((what, line)),
+            on_notice=self._notice,
             on_refused=lambda _event, why, _line: self.refused.append(why),
             fallback=FallbackPlaces(places, disks.free),
             disk_free=disks.free,
         )
-        self.table.start()
+        assert (self.table.loop.writer is not None) == behind
+        if not behind:
+            self.table.start()  # threaded, the test is the loop's thread instead
         self.submit(GameSetUp(RULES, 10, tuple(TOURNAMENT_ROLES)))
+
+    def _notice(self, what: str, line: str) -> None:
+        self.notices.append((what, line))
+        # On the loop's thread (the test's), never the journal writer's.
+        self.told_on.add(threading.current_thread())
 
     def submit(self, event: Event) -> None:
         self.table.submit(event)
+        assert self.table.loop.settle()
+
+    def advance(self, seconds: float) -> None:
+        self.table.advance(seconds)
+        assert self.table.loop.settle()
 
     def presses(self, count: int) -> None:
         """``count`` inputs that change nothing (a seat's button at night)."""
@@ -110,6 +129,7 @@ class Table:
         return self.captions.getvalue().splitlines().count(line)
 
     def told(self, what: str) -> list[str]:
+        assert self.told_on <= {threading.main_thread()}
         return [line for kind, line in self.notices if kind == what]
 
     @property
@@ -118,16 +138,21 @@ class Table:
         return self.table.session.journal
 
 
+@pytest.fixture(params=[False, True], ids=["inline", "behind"])
+def behind(request: pytest.FixtureRequest) -> bool:
+    return bool(request.param)
+
+
 @pytest.fixture
 def folders(tmp_path: Path) -> dict[str, Path]:
     return {name: tmp_path / name for name in ("journals", "stick", "home", "memory")}
 
 
 def test_nearly_full_is_told_once_well_before_and_checked_cheaply(
-    tmp_path: Path, folders: dict[str, Path]
+    tmp_path: Path, folders: dict[str, Path], behind: bool
 ) -> None:
     disks = Disks({folders["journals"]: 500 * MB})
-    table = Table(tmp_path, disks, [Place(folders["stick"])])
+    table = Table(tmp_path, disks, [Place(folders["stick"])], behind)
     assert len(disks.looked) == 1  # at the setup
     disks.free_of[folders["journals"]] = LOW_BYTES - MB
     table.presses(EVERY_INPUTS - 1)
@@ -136,7 +161,7 @@ def test_nearly_full_is_told_once_well_before_and_checked_cheaply(
     assert table.told("disk_low") == [f"63 MB, {folders['journals']}"]
     assert table.said(DISK_LOW) == 1
     table.presses(3 * EVERY_INPUTS)
-    table.table.advance(600)  # the night's timers: and every minute of game time
+    table.advance(600)  # the night's timers: and every minute of game time
     assert len(table.told("disk_low")) == 1 and table.said(DISK_LOW) == 1
     inputs = table.table.session.inputs
     assert len(disks.looked) <= inputs // EVERY_INPUTS + 600 // 60 + 2
@@ -151,10 +176,10 @@ def test_nearly_full_is_told_once_well_before_and_checked_cheaply(
 
 
 def test_a_full_disk_moves_the_journal_and_the_game_goes_on(
-    tmp_path: Path, folders: dict[str, Path], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, folders: dict[str, Path], capsys: pytest.CaptureFixture[str], behind: bool
 ) -> None:
     disks = Disks({folders["journals"]: 500 * MB, folders["stick"]: 100 * MB})
-    table = Table(tmp_path, disks, [Place(folders["stick"]), Place(folders["home"])])
+    table = Table(tmp_path, disks, [Place(folders["stick"]), Place(folders["home"])], behind)
     table.presses(6)
     before = len(read(table.path).lines)
     disks.free_of[folders["journals"]] = 0  # the next line cannot be written there
@@ -165,7 +190,7 @@ def test_a_full_disk_moves_the_journal_and_the_game_goes_on(
     assert table.told("journal_moved") == [str(moved)]
     assert table.said(DISK_FULL) == 1
     table.presses(5)
-    table.table.advance(61)  # a timer's line too
+    table.advance(61)  # a timer's line too
     table.submit(HostAdvanced())
     game, inputs = table.table.game, table.table.session.inputs
     assert len(table.notices) == 1 and table.said(DISK_FULL) == 1  # once
@@ -197,10 +222,10 @@ def test_a_full_disk_moves_the_journal_and_the_game_goes_on(
 
 
 def test_with_nowhere_to_go_inputs_are_refused_and_told_once(
-    tmp_path: Path, folders: dict[str, Path]
+    tmp_path: Path, folders: dict[str, Path], behind: bool
 ) -> None:
     disks = Disks({folders["journals"]: 500 * MB, folders["stick"]: 0})
-    table = Table(tmp_path, disks, [Place(folders["stick"])])
+    table = Table(tmp_path, disks, [Place(folders["stick"])], behind)
     game = table.table.game
     disks.free_of[folders["journals"]] = 0
     table.presses(3)
@@ -217,11 +242,11 @@ def test_with_nowhere_to_go_inputs_are_refused_and_told_once(
 
 
 def test_a_journal_in_memory_goes_back_onto_a_disk(
-    tmp_path: Path, folders: dict[str, Path]
+    tmp_path: Path, folders: dict[str, Path], behind: bool
 ) -> None:
     disks = Disks({folders["journals"]: 500 * MB, folders["stick"]: 0, folders["memory"]: 900 * MB})
     places = [Place(folders["stick"]), Place(folders["memory"], volatile=True)]
-    table = Table(tmp_path, disks, places)
+    table = Table(tmp_path, disks, places, behind)
     disks.free_of[folders["journals"]] = 0
     table.presses(1)
     in_memory = folders["memory"] / "game.jsonl"
@@ -235,7 +260,7 @@ def test_a_journal_in_memory_goes_back_onto_a_disk(
     assert table.journal.path == on_stick
     assert table.told("journal_moved") == [str(on_stick)]
     assert table.said(DISK_FULL) == 1  # the voice said it once, at the full disk
-    table.table.advance(61)
+    table.advance(61)
     game, inputs = table.table.game, table.table.session.inputs
     table.table.close()
     # Two moves; each place left behind points straight to the last one.
@@ -249,13 +274,13 @@ def test_a_journal_in_memory_goes_back_onto_a_disk(
 
 
 def test_a_move_the_old_lock_file_did_not_record_is_found_in_the_fallback_folders(
-    tmp_path: Path, folders: dict[str, Path]
+    tmp_path: Path, folders: dict[str, Path], behind: bool
 ) -> None:
     disks = Disks({folders["journals"]: 500 * MB})
-    table = Table(tmp_path, disks, [Place(folders["stick"])])
+    table = Table(tmp_path, disks, [Place(folders["stick"])], behind)
     disks.free_of[folders["journals"]] = 0
     table.presses(3)
-    table.table.advance(61)  # the night goes on: its lines on the stick only
+    table.advance(61)  # the night goes on: its lines on the stick only
     game = table.table.game
     table.table.close()
     # As on a file system that could not write the moved line in place.
@@ -271,10 +296,10 @@ def test_a_move_the_old_lock_file_did_not_record_is_found_in_the_fallback_folder
 
 
 def test_a_moved_journal_whose_new_place_is_missing_is_refused(
-    tmp_path: Path, folders: dict[str, Path]
+    tmp_path: Path, folders: dict[str, Path], behind: bool
 ) -> None:
     disks = Disks({folders["journals"]: 500 * MB})
-    table = Table(tmp_path, disks, [Place(folders["stick"])])
+    table = Table(tmp_path, disks, [Place(folders["stick"])], behind)
     disks.free_of[folders["journals"]] = 0
     table.presses(1)
     table.table.close()

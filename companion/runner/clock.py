@@ -19,6 +19,9 @@ from ..core.events import Event, TimerExpired, Undone
 #: undo history can keep each version without copying it
 Deadlines = dict[str, tuple[float, int]]
 
+#: what ``Timers.kept`` keeps: the deadlines, the undo history, the lengths
+Kept = tuple[Deadlines, list[tuple[Deadlines, float]], dict[int, float]]
+
 _NEVER = float("inf")
 #: a vote window, its count or a night step with less than this left when
 #: an input stopped it opens whole again after an undo of that input (its
@@ -199,6 +202,18 @@ class Timers:
 
     def restore(self, deadlines: Deadlines) -> None:
         """Go back to an earlier version (the host's undo)."""
+        self._replace(deadlines)
+
+    def kept(self) -> Kept:
+        """Everything as it is now, for ``put_back`` (an input whose journal
+        line the writer may yet fail to write: runner/journal_writer.py).
+        The deadlines are never changed in place; the undo history and the
+        lengths are copied (a few thousand entries in a long game)."""
+        return self.deadlines, list(self._history), dict(self._lengths)
+
+    def put_back(self, kept: Kept) -> None:
+        """Be again as ``kept()`` found them (each value used once)."""
+        deadlines, self._history, self._lengths = kept
         self._replace(deadlines)
 
     def earliest(self) -> tuple[str, float, int] | None:

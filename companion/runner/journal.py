@@ -27,13 +27,13 @@ import errno
 import json
 import logging
 import os
-import signal
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..regular_file import MAX_FILE, FileRefused, open_regular, read_regular
+from ..regular_file import MAX_FILE, FileRefused, open_regular
 from .journal_check import (
     JournalDamaged,
     JournalError,
@@ -42,9 +42,11 @@ from .journal_check import (
     follow,
     lock_path,
     moved_line,
+    read,
     read_head,
     verify,
 )
+from .journal_crash import crash_mid, crash_now, crash_point
 from .journal_lock import (
     JournalLocked,
     Tally,
@@ -74,6 +76,12 @@ __all__ = [
     "lock_path",
     "read",
 ]
+
+
+#: how long ``close`` waits for a write under way on another thread (the
+#: live table's writer: runner/journal_writer.py) before it leaves the
+#: file open rather than pull it from under that write
+CLOSE_WAIT_S = 2.0
 
 
 class JournalWriteError(JournalError):
@@ -113,19 +121,6 @@ class OsFiles:
     ftruncate = staticmethod(os.ftruncate)
 
 
-def read(path: Path) -> JournalText:
-    """Read and check a journal without taking it (a replay of it, a bench,
-    the protocol); one that went on elsewhere is read there."""
-    if path.is_dir():
-        raise JournalError(f"{path}: is a folder, not a journal")
-    path, notes = follow(path)
-    # A regular file within the limit: a FIFO, /dev/zero or an 8-GiB sparse
-    # file is one line (regular_file.py), never a hang or a MemoryError.
-    text = verify(read_regular(path, MAX_FILE), str(path), read_head(path))
-    text.warnings[:0] = notes
-    return text
-
-
 class Journal:
     """Appends records durably. ``crash_at`` is a test hook (see
     docs/journal.md): kill this process with SIGKILL at a chosen point."""
@@ -159,7 +154,10 @@ class Journal:
         self._left: list[tuple[int, int, int]] = []
         self._tried: set[Path] = set()  # fallback folders that failed (said once)
         self.written = 0  # lines appended by this process
-        self._crash = _crash_point()
+        self._crash = crash_point()
+        # Held while a line goes in or the journal moves: a close from
+        # another thread waits for it (a writer thread's fsync).
+        self._busy = threading.RLock()
 
     # --- opening ----------------------------------------------------------------
     @classmethod
@@ -241,6 +239,10 @@ class Journal:
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as a whole, checksummed, fsynced line, or raise
         ``JournalWriteError`` leaving the journal at its last whole line."""
+        with self._busy:
+            self._append(record)
+
+    def _append(self, record: dict[str, Any]) -> None:
         tally = self._tally
         try:
             body = json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -267,14 +269,14 @@ class Journal:
         self._kept += data
         self._write_head()
         if self._crash == (self.written, "after"):
-            os.kill(os.getpid(), signal.SIGKILL)
+            crash_now()
 
     def _put(self, data: bytes) -> None:
         """Write one line whole and fsync it, or cut it off again and raise."""
         try:
             self.repair()
             if self._crash == (self.written, "mid"):
-                self._crash_mid(data)
+                crash_mid(self._fd, data)
             self._write_whole(self._fd, data)
             self._files.fsync(self._fd)
         except OSError:
@@ -303,6 +305,10 @@ class Journal:
         line (fsynced, locked, its own lock file), this one's lock file (and
         those of earlier places) pointing to it. Raises ``OSError`` or
         ``JournalError`` with nothing changed."""
+        with self._busy:
+            return self._move(folder, reason)
+
+    def _move(self, folder: Path, reason: str) -> Path:
         tally = self._tally
         folder = Path(os.path.abspath(folder))  # the moved line must lead there from anywhere
         made = make_folders(folder)
@@ -368,31 +374,27 @@ class Journal:
         with contextlib.suppress(OSError):
             os.pwrite(self._lock_fd, head_line(tally.count, tally.last_sum), tally.head_at)
 
-    def _crash_mid(self, data: bytes) -> None:
-        os.write(self._fd, data[: len(data) // 2])
-        os.fsync(self._fd)
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    def close(self) -> None:
-        fds = [self._fd, self._lock_fd, *(fd for left in self._left for fd in left[:2])]
-        self._left = []
-        for fd in fds:
-            if fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self._fd = self._lock_fd = -1
+    def close(self, wait: float = CLOSE_WAIT_S) -> None:
+        """Close the files (and so let go of the lock). A write under way on
+        another thread is waited for ``wait`` seconds; one that has still
+        not come back (a disk that hangs) keeps the files open: closing them
+        under it could send its bytes into whatever file gets the number next."""
+        if not self._busy.acquire(timeout=wait):
+            log.error("journal %s: a write has not come back; its file is left open", self.path)
+            return
+        try:
+            fds = [self._fd, self._lock_fd, *(fd for left in self._left for fd in left[:2])]
+            self._left = []
+            for fd in fds:
+                if fd >= 0:
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            self._fd = self._lock_fd = -1
+        finally:
+            self._busy.release()
 
     def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _crash_point() -> tuple[int, str] | None:
-    """COMPANION_CRASH_AT="N:after" or "N:mid" (tests only)."""
-    spec = os.environ.get("COMPANION_CRASH_AT")
-    if not spec:
-        return None
-    count, _, where = spec.partition(":")
-    return int(count), where or "after"

@@ -12,15 +12,14 @@ lateness is measured, never accumulated.
 The clock reads game time: seconds since the setup, the same numbers the
 journal holds (``GameClock`` over the monotonic clock).
 
-Foresight: the engine is pure, so what the next timer will say when it
-runs out is known the moment it is armed: ``engine.apply(game,
-TimerExpired(name, generation))`` on the current state. After every input
-the loop works that out for the earliest timer and hands those cues to the
-``foresight`` (the announcer) with the deadline on the monotonic clock; the
-speaker starts them on the audio clock at that very moment, however late
-this loop or the audio callback runs. An input that changes what the timer
-would say withdraws them (and plans anew); cues for inputs from people
-cannot be foreseen and go the short way, when they are taken.
+The disk is kept out of the loop's way (``writer``: runner/journal_writer.py):
+the loop only queues each line to the journal's writer thread; the writer's
+word on it (``Written``) comes back through this same queue, and only then
+does the session carry out what the input caused (runner/session.py). A
+line the writer could not write takes the game back to before it.
+
+Foresight (runner/foresight.py): after every input the earliest timer's
+cues go to the announcer ahead of its deadline.
 """
 
 from __future__ import annotations
@@ -32,17 +31,17 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Protocol
 
-from ..core.effects import Effect, Say
-from ..core.engine import IllegalInput, apply
+from ..core.engine import IllegalInput
 from ..core.events import BadEvent, Event, TimerExpired
 from ..core.state import Game
 from .clock import Clock, Deadlines, Timers
 from .codec import input_name
+from .foresight import Foresight, TimerCues
 from .journal import Journal, JournalWriteError
+from .journal_writer import SETTLE_S, JournalWriter, Written
 from .priority import QuietCollector, favour_process, raise_priority
-from .session import Changed, EffectSink, GameSession
+from .session import Changed, EffectSink, GameSession, Held
 
 log = logging.getLogger(__name__)
 
@@ -74,32 +73,14 @@ class SpeedChange:
     speed: float
 
 
-class Foresight(Protocol):
-    """Takes a timer's cues ahead of its deadline (the announcer)."""
-
-    def plan(self, at: float, effects: tuple[Effect, ...]) -> Hashable | None:
-        """Start what ``effects`` say at ``at`` (``time.monotonic()``);
-        a ticket, or None when nothing was taken ahead."""
-
-    def withdraw(self, ticket: Hashable) -> None:
-        """Those cues are no longer what the timer will say."""
-
-    def carried_out(self, ticket: Hashable) -> None:
-        """The timer fires now: its effects, next, are already under way."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    timer: tuple[str, float, int]  # name, deadline, generation
-    says: tuple[Effect, ...]
-    ticket: Hashable
-
-
 @dataclass
 class TimerStats:
-    """How late timers fired: deadline -> the moment the loop stepped the engine."""
+    """How late timers fired: deadline -> the moment the loop stepped the
+    engine; and, writing behind, how long after each input (a timer's
+    expiry: its deadline) its line was on disk, in seconds of the clock."""
 
     lateness: list[float] = field(default_factory=list)
+    durable: list[float] = field(default_factory=list)
 
 
 class LiveLoop:
@@ -119,6 +100,7 @@ class LiveLoop:
         session: GameSession | None = None,
         foresight: Foresight | None = None,
         on_speed: SpeedTaken | None = None,
+        writer: JournalWriter | None = None,
     ) -> None:
         """``realtime``: ``run`` gives its thread a real-time priority and
         keeps full garbage collections to quiet moments (``QuietCollector``):
@@ -127,7 +109,10 @@ class LiveLoop:
         ``foresight``: takes each timer's cues ahead of its deadline (the
         announcer); deadlines go to it on the monotonic clock
         (``clock.wall_time`` when the clock has one). ``on_speed``: told
-        after a practice speed change (``change_speed``) was taken."""
+        after a practice speed change (``change_speed``) was taken.
+        ``writer``: the session's journal written on a thread of its own
+        (started here, from the constructing thread: not a real-time one);
+        None: each line is written before the loop goes on."""
         self.clock = clock
         self.session = session or GameSession(journal=journal, game=game, deadlines=deadlines)
         self.session.on_effects = on_effects
@@ -136,15 +121,20 @@ class LiveLoop:
         self.stats = TimerStats()
         self.realtime = realtime
         self.quiet = QuietCollector() if realtime else None
-        self._queue: queue.Queue[Queued | SpeedChange | None] = queue.Queue()
+        self._queue: queue.Queue[Queued | SpeedChange | Written | None] = queue.Queue()
         self.on_speed = on_speed
         self._hold_timers_until = float("-inf")
         #: no timer due after this fires (``end_at``): a script's last moment
         self._end = float("inf")
-        self.foresight = foresight
+        self.cues = TimerCues(foresight, getattr(clock, "wall_time", _same))
         self.priority = "not asked"  # what run's thread got from raise_priority
-        self._plan: _Plan | None = None
-        self._wall_time: Callable[[float], float] = getattr(clock, "wall_time", _same)
+        self.writer = writer
+        #: writing behind: a fired timer's cues handed over ahead, by its
+        #: line, carried out when that line is on disk
+        self._tickets: dict[int, Hashable] = {}
+        if writer is not None:
+            self.session.writer = writer
+            writer.start(self._queue.put)
         #: when ``run`` last went round (``time.monotonic``, the same in every
         #: process): the service's watchdog is fed only while it is recent
         #: (runner/sd_notify.py), so a hung loop gets the service restarted
@@ -157,14 +147,6 @@ class LiveLoop:
     @property
     def timers(self) -> Timers:
         return self.session.timers
-
-    @property
-    def on_changed(self) -> Changed | None:
-        return self.session.on_changed
-
-    @on_changed.setter
-    def on_changed(self, hook: Changed | None) -> None:
-        self.session.on_changed = hook
 
     # --- for every thread ----------------------------------------------------
     def submit(
@@ -214,6 +196,12 @@ class LiveLoop:
             if self.quiet is not None:
                 self.quiet.start(self.clock.now())
         self._foresee()  # a resumed game's running timer
+        try:
+            self._turn(stopping)
+        finally:
+            self.close_writer()
+
+    def _turn(self, stopping: threading.Event | None) -> None:
         while stopping is None or not stopping.is_set():
             self.last_turn = time.monotonic()
             now = self.clock.now()
@@ -233,6 +221,44 @@ class LiveLoop:
                 self.fire_due(self.clock.now())
                 return
             self._take(item)
+
+    def settle(self, timeout: float = SETTLE_S) -> bool:
+        """``run_pending``, then, writing behind, wait until every line is
+        on disk (or refused) and what it caused carried out: for a caller
+        that drives the loop itself (a test). False: the writer is still
+        in a write after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        self.run_pending()
+        while self.writer is not None and self.session.held:
+            if not self.writer.drained(max(0.0, deadline - time.monotonic())):
+                return False
+            self.run_pending()
+        return True
+
+    def close_writer(self, timeout: float = SETTLE_S) -> None:
+        """The loop ends: wait (``timeout`` seconds at most) until every
+        line queued is on disk, carry out what they caused, and end the
+        writer's thread. Inputs queued meanwhile are not taken (the loop
+        has stopped)."""
+        writer = self.writer
+        if writer is None or not writer.running:
+            return
+        done = writer.drained(timeout)
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if type(item) is Written:
+                self._written(item)
+        if not done:
+            log.error(
+                "journal: %d line(s) not on disk after %.0f s (the disk hangs); "
+                "what they caused was never shown",
+                len(self.session.held),
+                timeout,
+            )
+        writer.stop(timeout=1.0 if not done else SETTLE_S)
 
     def run_pending(self) -> None:
         """Take everything queued and every timer due by now, without waiting
@@ -256,12 +282,9 @@ class LiveLoop:
             name, deadline, generation = due
             self.stats.lateness.append(max(0.0, self.clock.now() - deadline))
             event = TimerExpired(name, generation)
-            plan, self._plan = self._plan, None
-            if plan is not None and self.foresight is not None:
-                if plan.timer == due:
-                    self.foresight.carried_out(plan.ticket)
-                else:  # cannot happen: every input plans anew
-                    self.foresight.withdraw(plan.ticket)
+            ticket = self.cues.fired(due)
+            if ticket is not None and self.writer is None:
+                self.cues.carried_out(ticket)  # its effects come next
             try:
                 session.take(event, max(deadline, 0.0))
             except JournalWriteError as error:
@@ -271,10 +294,18 @@ class LiveLoop:
                 self._hold_timers_until = self.clock.now() + RETRY_AFTER
                 self.on_rejected(event, str(error), None)
                 return
+            if ticket is not None and self.writer is not None and session.held:
+                # Its effects come when its line is on disk; other inputs'
+                # may come before them.
+                self._tickets[session.held[-1].seq] = ticket
             self._foresee()
 
     # --- one input -------------------------------------------------------------
-    def _take(self, item: Queued | SpeedChange) -> None:
+    def _take(self, item: Queued | SpeedChange | Written) -> None:
+        if type(item) is Written:
+            self._written(item)
+            return
+        assert not isinstance(item, Written)
         at = round(item.at, 6)  # as the session keeps it
         self.fire_due(at)
         if type(item) is SpeedChange:
@@ -304,49 +335,58 @@ class LiveLoop:
             if self.on_speed is not None:
                 self.on_speed(getattr(self.clock, "speed", self.session.speed), str(error))
             return
+        self._run_at(speed, None)
+
+    def _run_at(self, speed: float, refused: str | None) -> None:
         set_speed = getattr(self.clock, "set_speed", None)
         if set_speed is not None:
             set_speed(speed)
-        plan, self._plan = self._plan, None
-        if plan is not None and self.foresight is not None:
-            self.foresight.withdraw(plan.ticket)
+        self.cues.drop()
         if self.on_speed is not None:
-            self.on_speed(speed, None)  # first: the voice may be silent now
+            self.on_speed(speed, refused)  # first: the voice may be silent now
+        self._foresee()
+
+    # --- the writer's word -------------------------------------------------------
+    def _written(self, item: Written) -> None:
+        """A line is on disk (what it caused is carried out now), or could
+        not be written (the game goes back to before it)."""
+        session = self.session
+        if item.error is None:
+            ticket = self._tickets.pop(item.seq, None)
+            if ticket is not None and session.held and session.held[0].seq == item.seq:
+                self.cues.carried_out(ticket)  # the timer's effects come next
+            held = session.written(item.seq)
+            if held is not None:
+                self.stats.durable.append(max(0.0, self.clock.now() - held.at))
+        else:
+            self._not_written(item.error, session.not_written(item.seq))
+        for call in item.calls:  # the disk watch's news, after the line's own
+            try:
+                call()
+            except Exception:
+                log.exception("telling of the journal's disk failed")
+
+    def _not_written(self, error: str, dropped: list[Held]) -> None:
+        """Back to before the line that failed: every input held after it
+        is refused as well (none was shown); a timer's expiry among them is
+        due again, after ``RETRY_AFTER`` (no spinning on a failing disk)."""
+        if not dropped:
+            return
+        for held in dropped:
+            ticket = self._tickets.pop(held.seq, None)
+            if ticket is not None:
+                self.cues.withdraw(ticket)
+        self._hold_timers_until = self.clock.now() + RETRY_AFTER
+        if any(held.event is None for held in dropped):  # a speed change taken back
+            log.warning("the speed change was not taken: %s", error)
+            self._run_at(self.session.speed, error)
+        for number, held in enumerate(dropped):
+            if held.event is not None and (number == 0 or type(held.event) is not TimerExpired):
+                self.on_rejected(held.event, error, held.line)
         self._foresee()
 
     def _foresee(self) -> None:
-        """Hand the earliest timer's cues to the foresight ahead of its
-        deadline, unless they are already there; withdraw cues that the
-        game no longer says. Only the earliest: a later timer's cues depend
-        on what the earlier one changes, and are planned when it has fired."""
-        if self.foresight is None:
-            return
-        session = self.session
-        due = session.timers.earliest()
-        if due is not None and due[1] > self._end:
-            due = None  # the game ends before it runs out: it says nothing
-        says: tuple[Effect, ...] = ()
-        if due is not None and session.game is not None:
-            try:
-                _, effects = apply(session.game, TimerExpired(due[0], due[2]))
-            except (IllegalInput, BadEvent):
-                effects = ()
-            says = tuple(e for e in effects if type(e) is Say)
-        plan = self._plan
-        if plan is not None:
-            if plan.timer == due and plan.says == says:
-                return  # still what the game will say, at the same moment
-            self._plan = None
-            self.foresight.withdraw(plan.ticket)
-        if due is None or not says:
-            return
-        try:
-            ticket = self.foresight.plan(self._wall_time(due[1]), says)
-        except Exception:  # the voice is not the game: the timer says it when it fires
-            log.exception("planning the cues of timer %r failed", due[0])
-            return
-        if ticket is not None:
-            self._plan = _Plan(due, says, ticket)
+        self.cues.plan_next(self.session, self._end)
 
 
 def _same(at: float) -> float:
