@@ -300,9 +300,11 @@ class LiveTable:
         at: float | None = None,
         line: int | None = None,
         ruleset: str | None = None,
+        next_at: float | None = None,
     ) -> None:
-        """Queue an input (thread-safe). Unthreaded, it is taken at once."""
-        self.loop.submit(event, at=at, line=line, ruleset=ruleset)
+        """Queue an input (thread-safe). Unthreaded, it is taken at once.
+        ``next_at``: a script's next input is due then (``LiveLoop.submit``)."""
+        self.loop.submit(event, at=at, line=line, ruleset=ruleset, next_at=next_at)
         if not self.spec.threaded:
             self.loop.run_pending()
 

@@ -66,25 +66,31 @@ def replay_realtime(
         lang=settings.lang,
     )
 
+    # The script's order is the game's, as in its replay on the fake clock,
+    # however late the feeder or the loop comes round on a busy machine: no
+    # timer due after an input's moment fires before that input is taken,
+    # and none due after the script's last line fires at all.
+    inputs = [line for line in lines if line.event is not None]  # not "wait"
+    end = max((line.at for line in lines), default=session.now)
+    next_ats = [line.at for line in inputs[1:]] + [end]
+
     def feed() -> None:  # a thread that only enqueues, each line at its time
-        for line in lines:
+        for line, next_at in zip(inputs, next_ats, strict=True):
             if finished.wait(max(0.0, clock.wall_time(line.at) - time.monotonic())):
                 return
-            if line.event is None:  # "wait": the loop's clock runs on by itself
-                continue
+            assert line.event is not None
             ruleset = line.fields.get("ruleset")
             table.submit(
                 line.event,
                 at=line.at,
                 line=line.fields.get("line", line.number),
                 ruleset=ruleset if isinstance(ruleset, str) else None,
+                next_at=next_at,
             )
-        table.stop()
+        if not finished.wait(max(0.0, clock.wall_time(end) - time.monotonic())):
+            table.stop()
 
-    # The game ends at the script's last line, as its replay on the fake
-    # clock does: a timer that runs out while the loop comes round to the
-    # stop (late, on a busy machine) is not journaled.
-    table.loop.end_at(max((line.at for line in lines), default=session.now))
+    table.loop.end_at(inputs[0].at if inputs else end)
     feeder = threading.Thread(target=feed, name="script", daemon=True)
     feeder.start()
     table.start()

@@ -98,3 +98,57 @@ def test_the_live_loop_fires_no_timer_due_after_its_end() -> None:
     assert said == [0.0, 30.0]
     loop.run_pending()
     assert said == [0.0, 30.0] and "night" in loop.timers.deadlines
+
+
+# The realtime replay's feeder held up for 0.3 s (300 game-seconds at
+# --speed 1000) before it hands over the script's third line.
+LATE_FEEDER = """
+import sys, time
+from companion import cli
+from companion.assembly import LiveTable
+
+submit = LiveTable.submit
+
+def late(self, event, **where):
+    if where.get("line") == 3:
+        time.sleep(0.3)
+    submit(self, event, **where)
+
+LiveTable.submit = late
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_a_realtime_replay_keeps_the_scripts_order_when_its_feeder_is_late(
+    tmp_path: Path,
+) -> None:
+    # The press comes 0.05 s before night 0's timer runs out (20.9), and the
+    # script goes on after it: a feeder late by more than that must not let
+    # the timer go first.
+    script = tmp_path / "script.jsonl"
+    lines = [*SCRIPT[:2], '{"at": 20.85, "input": "press", "seat": 5}', '{"at": 30, "input": "wait"}']
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    reference = tmp_path / "reference.jsonl"
+    done = companion("replay", script, "--journal", reference, "--json")
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / "journal.jsonl"
+    late = companion(
+        "replay", script, "--journal", path, "--json", "--realtime", "--speed", "1000",
+        "--captions", "--captions-to", tmp_path / "captions.txt", code=LATE_FEEDER,
+    )  # fmt: skip
+    assert late.returncode == 0, late.stderr
+    assert path.read_bytes() == reference.read_bytes()
+
+
+def test_the_live_loop_holds_a_timer_due_after_the_scripts_next_input() -> None:
+    clock = FakeClock()
+    loop = LiveLoop(clock, lambda at, effects: None)
+    loop.end_at(0.0)
+    loop.submit(GameSetUp(load_ruleset("tournament"), 10, tuple(TOURNAMENT_ROLES)), at=0.0, next_at=30.0)  # fmt: skip
+    loop.submit(HostAdvanced(), at=30.0, next_at=45.0)  # night 0's agreement ends: a timer at 50
+    clock.set(400)  # the loop is late, and the script's input at 45 is not here yet
+    loop.run_pending()
+    assert loop.timers.deadlines["night"][0] == 50  # held until that input comes
+    loop.submit(HostAdvanced(), at=45.0, next_at=500.0)  # the host asks for the timer's end early
+    loop.run_pending()
+    assert loop.timers.deadlines.get("night", (None,))[0] != 50

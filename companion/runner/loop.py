@@ -62,6 +62,9 @@ class Queued:
     event: Event
     line: int | None = None  # the script line it came from, if any
     ruleset: str | None = None  # a setup's ruleset as its script names it
+    #: a script's next line is due then: no timer due later fires before it
+    #: comes (``submit``'s ``next_at``)
+    next_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,11 +159,14 @@ class LiveLoop:
         at: float | None = None,
         line: int | None = None,
         ruleset: str | None = None,
+        next_at: float | None = None,
     ) -> None:
         """Queue an input, stamped with the time it happened (``at``, on the
-        runtime's clock; default: now). Thread-safe."""
+        runtime's clock; default: now). ``next_at``: a script's next input
+        is due then, so no timer due after it fires before that input is
+        taken (see ``end_at``). Thread-safe."""
         stamp = self.clock.now() if at is None else at
-        self._queue.put(Queued(stamp, event, line, ruleset))
+        self._queue.put(Queued(stamp, event, line, ruleset, next_at))
 
     def change_speed(self, speed: float) -> None:
         """Run the clock ``speed`` times as fast from now on (a practice
@@ -176,7 +182,8 @@ class LiveLoop:
         played at its pace ends at its last line, as its replay on the fake
         clock does, however late the loop comes round to the stop after it
         (a busy machine): a timer that ran out meanwhile on the real clock
-        is not the script's. Call before ``run``."""
+        is not the script's. Call before ``run``; each input's ``next_at``
+        moves it on."""
         self._end = at
 
     # --- the loop --------------------------------------------------------------
@@ -312,6 +319,8 @@ class LiveLoop:
             self._change_speed(item.speed, at)
             return
         assert isinstance(item, Queued)
+        if item.next_at is not None:
+            self._end = item.next_at  # the script's order holds, however late its feeder
         try:
             self.session.take(item.event, at, line=item.line, ruleset=item.ruleset)
         except (IllegalInput, BadEvent) as error:
