@@ -12,12 +12,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import textual._wait
 
 from companion.core.state import Game
 from companion.ears.review import game_timeline
 from companion.rulesets import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Textual's pilot, after every key, waits until the process looks idle: it
+# sleeps 20 ms slices until one used under 5 % of it in CPU (textual/_wait.py).
+# With hundreds of keys a game, those slices were most of a console test's
+# time (a host's evening: 105 s, 70 of them asleep). Slices of 2 ms, idle
+# under 20 % of them: the same question asked sooner (a 2 ms slice holds the
+# event loop's own turn, so 5 % of it is rarely met and the wait ran to its
+# 1 s cap). What a test waits for is still the pilot's: every message the
+# screen had queued handled (Pilot._wait_for_screen), then an idle process.
+textual._wait.SLEEP_GRANULARITY = 1 / 500
+textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 5
 
 
 @pytest.fixture(scope="session")
