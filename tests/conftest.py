@@ -66,6 +66,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         subprocess.run([str(PULSE_SCRIPT), "stop", folder], check=False)
 
 
+# Before xdist's own hook, which reads the groups into the tests' ids.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """For pytest-xdist's ``--dist loadgroup`` (``./run-tests``): the tests
     that share a module's fixture (a bench's run, a rendered recording) run
