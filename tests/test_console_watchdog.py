@@ -69,6 +69,7 @@ def table_pids(console: int) -> list[int]:
     return [int(pid) for pid in out.stdout.split()]
 
 
+@pytest.mark.slow  # the real console's pings, then a hung table's 10 s going stale: ~20 s
 def test_the_console_feeds_the_watchdog_while_the_table_turns_and_stops_when_it_hangs(
     tmp_path: Path, notify: tuple[socket.socket, str]
 ) -> None:
