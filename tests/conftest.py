@@ -12,12 +12,75 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import textual._wait
 
 from companion.core.state import Game
 from companion.ears.review import game_timeline
 from companion.rulesets import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Textual's pilot, after every key, waits until the process looks idle: it
+# sleeps 20 ms slices until one used under 5 % of it in CPU (textual/_wait.py).
+# With hundreds of keys a game, those slices were most of a console test's
+# time (a host's evening: 105 s, 70 of them asleep). Slices of 2 ms, idle
+# under 20 % of them: the same question asked sooner (a 2 ms slice holds the
+# event loop's own turn, so 5 % of it is rarely met and the wait ran to its
+# 1 s cap). What a test waits for is still the pilot's: every message the
+# screen had queued handled (Pilot._wait_for_screen), then an idle process.
+textual._wait.SLEEP_GRANULARITY = 1 / 500
+textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 5
+
+
+PULSE_SCRIPT = ROOT / "scripts" / "pulse-null-sink.sh"
+_OWN_PULSE = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``./run-tests``) each worker has a PulseAudio
+    null sink of its own, started here before any test opens a sound
+    stream: a test recording ``vsink.monitor`` hears only its own worker's
+    sound, never a table another worker is playing at the same moment. Only
+    when the run has one of ours (``COMPANION_PULSE_DIR``, from
+    ``scripts/pulse-null-sink.sh``): a plain ``pytest`` has none and skips."""
+    # A worker's config has its ``workerinput``; a pytest that a test runs
+    # inherits the worker's environment but is none.
+    if not hasattr(config, "workerinput") or not os.environ.get("COMPANION_PULSE_DIR"):
+        return
+    started = subprocess.run([str(PULSE_SCRIPT), "start"], capture_output=True, text=True)
+    exports = dict(
+        item.split("=", 1) for item in started.stdout.removeprefix("export ").split() if "=" in item
+    )
+    if started.returncode or "PULSE_SERVER" not in exports:
+        raise pytest.UsageError(
+            f"{PULSE_SCRIPT.name} start for worker {os.environ['PYTEST_XDIST_WORKER']}: "
+            f"{(started.stdout + started.stderr).strip()}"
+        )
+    os.environ.update(exports)
+    config.stash[_OWN_PULSE] = exports["COMPANION_PULSE_DIR"]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_OWN_PULSE, "")
+    if folder:
+        subprocess.run([str(PULSE_SCRIPT), "stop", folder], check=False)
+
+
+# Before xdist's own hook, which reads the groups into the tests' ids.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """For pytest-xdist's ``--dist loadgroup`` (``./run-tests``): the tests
+    that share a module's fixture (a bench's run, a rendered recording) run
+    on one worker, so the fixture is made once; and the slow tests are
+    handed out first, so that none is left to run alone at the end."""
+    for item in items:
+        defs = getattr(item, "_fixtureinfo", None)
+        shared = defs is not None and any(
+            d[-1].scope == "module" for d in defs.name2fixturedefs.values() if d
+        )
+        if shared and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable
 
 
 @pytest.fixture(scope="session")

@@ -75,6 +75,7 @@ def test_late_inputs_are_those_journaled_after_their_time() -> None:
     assert crash.late_inputs(records, {1: 0.0, 2: 1.5, 3: 3.0}) == [2]
 
 
+@pytest.mark.slow  # the bench's uninterrupted run, then real kills and resumes
 def test_a_handful_of_kills_on_each_path_resume_to_the_same_state(setup: crash.Setup) -> None:
     lines = setup.journal_lines
     for path in crash.PATHS:
@@ -99,6 +100,7 @@ def test_a_handful_of_kills_on_each_path_resume_to_the_same_state(setup: crash.S
     assert not setup.failures.exists()
 
 
+@pytest.mark.slow  # the same bench run (the module's ``setup``)
 def test_a_resume_that_differs_is_counted_and_kept(setup: crash.Setup) -> None:
     # Tell the bench the uninterrupted run went otherwise: another state, and
     # one input more in its journal (a script line the game never reaches).

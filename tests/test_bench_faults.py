@@ -18,6 +18,9 @@ from bench.crash_game import crash_game
 #: seconds a start of the service may take to play the game (a loaded machine)
 LIMIT = 240.0
 
+#: eight kills of the real service, each played to the end again: ~1 min
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory: pytest.TempPathFactory) -> faults.Setup:

@@ -124,6 +124,7 @@ def working_tree(tmp_path: Path, version: str) -> Path:
     return folder
 
 
+@pytest.mark.slow  # two releases installed in a scratch environment and started for real
 def test_update_installs_the_release_and_puts_the_old_one_back_if_it_does_not_start(
     club: Club, tmp_path: Path
 ) -> None:

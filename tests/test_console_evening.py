@@ -20,6 +20,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+import pytest
 from console_driver import SIZE, Host, config
 from test_console_forum import ForumHost, Wall
 from textual.widgets import Select
@@ -227,6 +228,7 @@ async def forum_to_its_end(host: Evening, wall: Wall) -> None:
     assert result is not None and "civilians" in result.winners
 
 
+@pytest.mark.slow  # three whole games by keys, the screen read after each: ~30 s
 async def test_a_hosts_whole_evening(tmp_path: Path) -> None:
     wall = Wall(EVENING)
     app = evening_app(tmp_path, wall)

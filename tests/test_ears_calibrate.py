@@ -35,9 +35,16 @@ ROOT = Path(__file__).resolve().parent.parent
 RATE = 16_000
 SEED = 11
 
-needs_room = pytest.mark.skipif(
+_voices = pytest.mark.skipif(
     shutil.which("espeak-ng") is None, reason="espeak-ng missing (the simulated players' voices)"
 )
+
+
+def needs_room(test: Callable[..., None]) -> Callable[..., None]:
+    """A test on the simulated room's recordings (``table_wavs``: ~10 s of
+    room simulation, then the real command on them): slow, so that
+    ``./run-tests --fast`` leaves it out."""
+    return pytest.mark.slow(_voices(test))
 
 
 @pytest.fixture(scope="module")

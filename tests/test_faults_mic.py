@@ -9,11 +9,13 @@ process, on the table's fake clock."""
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 import wave
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -25,6 +27,7 @@ from companion.assembly import LiveTable, TableSpec
 from companion.core.events import GameSetUp
 from companion.core.state import Game
 from companion.core.table_state import current_turn, table_or_blank
+from companion.ears import capture
 from companion.ears.capture import RATE, Block, OnBlock, SoundDeviceListener, read_wav
 from companion.ears.flags import OVERRUN_GRACE_S
 from companion.ears.hearing import EarsSettings, hear
@@ -209,8 +212,10 @@ def test_an_utterance_cut_off_by_the_loss_is_no_overrun(recordings: dict[str, Pa
     assert [what for what, _ in table.notices] == ["lost", "back"]
 
 
-def test_a_silent_card_is_a_lost_card() -> None:
-    """A stream that says it runs but gives nothing for five seconds."""
+def test_a_silent_card_is_a_lost_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream that says it runs but gives nothing for five seconds (of
+    the test's clock: each look at the card's queue waits its timeout
+    there, not on the real clock)."""
 
     class Silent:
         active = True
@@ -226,8 +231,25 @@ def test_a_silent_card_is_a_lost_card() -> None:
 
     now = [0.0]
 
+    class Idle:
+        """The audio thread's queue, on the test's clock."""
+
+        def __init__(self) -> None:
+            self.items: list[Any] = []
+
+        def put(self, item: Any) -> None:
+            self.items.append(item)
+
+        def get(self, timeout: float) -> Any:
+            if self.items:
+                return self.items.pop(0)
+            now[0] += timeout
+            assert now[0] < 60, "a silent card never taken for lost"
+            raise queue.Empty
+
+    monkeypatch.setattr(capture, "queue", SimpleNamespace(SimpleQueue=Idle, Empty=queue.Empty))
+
     def clock() -> float:
-        now[0] += 0.5  # each look at the queue waits half a second
         return now[0]
 
     refreshed: list[int] = []

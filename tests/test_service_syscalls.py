@@ -71,6 +71,7 @@ def test_every_call_of_the_table_s_parts_answers_as_without_the_filter(unit_file
     print("under the filter:", held)
 
 
+@pytest.mark.slow  # a pytest of the console, the ears and the voice under the filter
 def test_the_companion_s_real_parts_pass_their_tests_under_the_filter(
     unit_file: Path, pulse_server: str
 ) -> None:

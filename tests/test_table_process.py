@@ -75,6 +75,15 @@ def new_game(tmp_path: Path) -> tuple[TableProcess, Heard, Path]:
     return table, heard, journal
 
 
+def first_day(table: TableProcess, heard: Heard) -> None:
+    """Night 0 over by the host's key: the mafia's agreement, then the free
+    seating (the tournament's 20 s, not waited out), then the first day."""
+    table.submit(HostAdvanced())
+    heard.wait(lambda: (g := heard.game()) is not None and table_state(g).night_step == 1)
+    table.submit(HostAdvanced())
+    heard.wait(lambda: (g := heard.game()) is not None and g.phase == "speeches")
+
+
 def _fields(spec: TableSpec) -> dict[str, Any]:
     return {name: getattr(spec, name) for name in spec.__slots__}
 
@@ -86,8 +95,7 @@ def test_inputs_go_to_the_table_and_states_come_back(tmp_path: Path) -> None:
         game = heard.game()
         assert game is not None and table.game is game
         setup_records = _kinds(game)
-        table.submit(HostAdvanced())  # night 0 over: the first day
-        heard.wait(lambda: (g := heard.game()) is not None and g.phase == "speeches")
+        first_day(table, heard)
         speaker = table_state(heard.game()).turns[table_state(heard.game()).turn_at].seat  # type: ignore[union-attr]
         table.simulated_seats.press(speaker)  # the speaker's «Пас»: the seat's button
         table.simulated_seats.release(speaker)
@@ -115,8 +123,7 @@ def test_a_refused_input_is_said(tmp_path: Path) -> None:
 
 def test_a_killed_table_is_reported_and_resumes_from_its_journal(tmp_path: Path) -> None:
     table, heard, journal = new_game(tmp_path)
-    table.submit(HostAdvanced())
-    heard.wait(lambda: (g := heard.game()) is not None and g.phase == "speeches")
+    first_day(table, heard)
     before = heard.game()
     table.crash()
     heard.wait(lambda: bool(heard.lost))
@@ -206,7 +213,9 @@ async def test_the_console_resumes_a_table_whose_process_died(tmp_path: Path) ->
         first = app.table
         assert isinstance(first, TableProcess)
         await until(lambda: first.game is not None and first.game.phase == "night")
-        await pilot.press("space")  # the first day
+        await pilot.press("space")  # the agreement over: the free seating
+        await until(lambda: first.game is not None and table_state(first.game).night_step == 1)
+        await pilot.press("space")  # the first day (the seating's 20 s not waited out)
         await until(lambda: first.game is not None and first.game.phase == "speeches")
         before = first.game
         first.crash()
