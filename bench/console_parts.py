@@ -183,10 +183,10 @@ async def game_night(
     until ``hours`` of game time: resident memory after the first game is set
     up, at the end, and the largest in between."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from companion.assembly import LiveTable
-    from companion.config import Config, PathsConfig, SeatsConfig, VoiceConfig
+    from companion.config.values import Config, PathsConfig, SeatsConfig, VoiceConfig
     from companion.console.app import ConsoleApp
     from companion.core.events import GameSetUp
+    from companion.live.assembly import LiveTable
     from companion.runner.clock import FakeClock
 
     config = Config(

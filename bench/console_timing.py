@@ -23,10 +23,10 @@ from pathlib import Path
 
 from bench.cues import neighbours, scaled_rules
 from bench.naive import ROLES, pct
-from companion.config import Config, MicrophoneConfig, PathsConfig, SeatsConfig, VoiceConfig
+from companion.config.values import Config, MicrophoneConfig, PathsConfig, SeatsConfig, VoiceConfig
 from companion.console.app import ConsoleApp
 from companion.core.events import GameSetUp, HostAdvanced
-from companion.core.table_state import table_or_blank
+from companion.core.sports.state import table_or_blank
 
 #: seconds on the set-up screen before the game starts (a host takes longer)
 SETUP_S = 4.0

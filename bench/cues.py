@@ -55,12 +55,12 @@ if __package__ in (None, ""):
 
 from bench.cues_sink import ours_at_sink, report
 from bench.naive import ROLES, busy_core, pct
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Effect, Say
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced, TimerExpired
 from companion.core.rules import Ruleset
-from companion.core.table_state import table
-from companion.rulesets import load_ruleset
+from companion.core.sports.state import table
 from companion.runner.clock import FakeClock, MonotonicClock, Timers
 from companion.runner.loop import LiveLoop
 from companion.voice.announcer import Announcer

@@ -23,10 +23,10 @@ from typing import Any
 
 from bench.naive import ROLES, pct
 from bench.sink import SinkMonitor
+from companion.config.rulesets import load_ruleset
 from companion.core.events import GameSetUp, HostAdvanced
 from companion.core.rules import Ruleset
-from companion.core.table_state import table
-from companion.rulesets import load_ruleset
+from companion.core.sports.state import table
 from companion.runner.clock import MonotonicClock
 from companion.runner.loop import LiveLoop
 from companion.voice.announcer import Announcer

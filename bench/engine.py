@@ -36,14 +36,14 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion import cli
+from companion.config.rulesets import load_ruleset
 from companion.core import views
 from companion.core.effects import Effect
 from companion.core.engine import new_game, step
 from companion.core.events import Event, GameSetUp
-from companion.core.night import steps as night_steps
+from companion.core.sports.night import steps as night_steps
+from companion.core.sports.state import current_turn, table
 from companion.core.state import Game
-from companion.core.table_state import current_turn, table
-from companion.rulesets import load_ruleset
 from companion.runner import journal
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptError, ScriptLine, parse_line, parse_lines

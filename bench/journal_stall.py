@@ -52,11 +52,11 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.naive import ROLES, pct
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Effect
 from companion.core.events import GameSetUp, HostAdvanced, SeatPressed
 from companion.core.rules import Ruleset
-from companion.core.table_state import current_turn, table
-from companion.rulesets import load_ruleset
+from companion.core.sports.state import current_turn, table
 from companion.runner.clock import GameClock
 from companion.runner.journal import Journal, read
 from companion.runner.journal_writer import JournalWriter

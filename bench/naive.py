@@ -25,9 +25,9 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.sink import SinkMonitor
+from companion.config.rulesets import load_ruleset
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced
-from companion.rulesets import load_ruleset
 from companion.voice.catalogue_load import load_catalogue
 
 ROLES = ("civilian", "civilian", "mafia", "civilian", "sheriff", "don", "civilian", "mafia", "civilian", "civilian")  # fmt: skip

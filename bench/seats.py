@@ -26,11 +26,11 @@ if __package__ in (None, ""):
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from bench.naive import ROLES, pct
-from companion.assembly import LiveTable, TableSpec
+from companion.config.rulesets import load_ruleset
 from companion.core.engine import step
 from companion.core.events import Event, GameSetUp, HostAdvanced, SeatPressed
-from companion.core.table_state import current_turn
-from companion.rulesets import load_ruleset
+from companion.core.sports.state import current_turn
+from companion.live.assembly import LiveTable, TableSpec
 from companion.runner.clock import MonotonicClock
 from companion.seats.gpio import GpioSeats
 from companion.seats.pinmap import load_pinmap

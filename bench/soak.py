@@ -5,7 +5,7 @@ look). Games of ten seats, club and tournament in turn, are played back to
 back by ``bench/engine.py``'s bot through the console, as a host runs a
 night: the console (``ConsoleApp``, headless under ``App.run_test``, drawing
 as it goes) builds each game's table in a process of its own from the spare
-it spawned at the set-up screen (``table_process.py``); the table writes its
+it spawned at the set-up screen (``live/table_process.py``); the table writes its
 journal to disk, speaks through the sound device (a private PulseAudio null
 sink that the bench starts; captions with ``--captions`` or when no sound
 device works) and has the console's simulated seats, which the bot presses
@@ -56,7 +56,7 @@ from textual.widget import Widget
 
 from bench.console import null_sink
 from bench.soak_parts import Child, Figures, Hands, LiveBot, SoakConsole, children, figures
-from companion.config import Config, PathsConfig, SeatsConfig, VoiceConfig
+from companion.config.values import Config, PathsConfig, SeatsConfig, VoiceConfig
 from companion.console.protocol_screen import ProtocolScreen
 
 #: odd games club, even games tournament

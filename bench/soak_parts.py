@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.engine import Bot, load
-from companion.config import Config
+from companion.config.values import Config
 from companion.console import app as console_app
 from companion.console.app import ConsoleApp
+from companion.console.sports.screen import SEAT_KEYS, TableScreen
 from companion.console.table_host import TableRefused, TableUpdated
-from companion.console.table_screen import SEAT_KEYS, TableScreen
 from companion.core.events import (
     Event,
     GameSetUp,

@@ -22,23 +22,24 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .cli_offline import calibrate_command, listen_command, protocol_command
-from .cli_parser import arguments
-from .doctor.command import doctor_command
-from .printable import printable, printable_json, printable_lines
-from .rulesets import RulesetError, available_rulesets, load_ruleset, ruleset_digest
+from .commands.offline import calibrate_command, listen_command, protocol_command
+from .commands.parser import arguments
+from .config.rulesets import DataFileError, available_rulesets, load_ruleset, ruleset_digest
+from .ops.doctor.command import doctor_command
+from .paths import PROJECT
 from .runner.journal import Journal, JournalError
 from .runner.replay import ScriptReplay
 from .runner.script import ScriptError, ScriptLine, parse_lines, read_script
+from .textfiles.printable import printable, printable_json, printable_lines
 
 # The club's, the models', the self-test's and the service's commands (and
 # the protocol's report) are imported where they are used: the console's
 # first screen does not wait for them (tests/test_import_budget.py).
 if TYPE_CHECKING:  # the voice stack (numpy, sounddevice) is loaded only by the commands that speak
-    from .assembly import Outputs
+    from .live.assembly import Outputs
     from .voice.settings import VoiceSettings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = PROJECT
 DEMO = ROOT / "examples" / "demo.jsonl"
 
 #: options that only mean something with --realtime (a plain replay is silent)
@@ -50,13 +51,13 @@ class CliError(Exception):
     user's language (``str()``: English); exit status 2."""
 
     def __init__(self, key: str, **fields: Any) -> None:
-        from .cli_words import line
+        from .commands.words import line
 
         super().__init__(line(key, "en", **fields))
         self.key, self.fields = key, fields
 
     def said(self, lang: str) -> str:
-        from .cli_words import line
+        from .commands.words import line
 
         return line(self.key, lang, **self.fields)
 
@@ -86,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command in ("protocol", "verify-deal"):
             return protocol_command(args)
         elif args.command == "config":
-            from .config_show import config_command
+            from .config.show import config_command
 
             config_command(args.action)
         elif args.command == "listen":
@@ -98,14 +99,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return models_command(args)
         elif args.command == "service":
-            from .service_cli import service_command
+            from .ops.service_command import service_command
 
             return service_command(args)
         elif args.command == "doctor":
             return doctor_command(console_lang, args.json, args.no_sound)
         else:
-            from .club_cli import COMMANDS as CLUB_COMMANDS
-            from .club_cli import club_command
+            from .club.commands import COMMANDS as CLUB_COMMANDS
+            from .club.commands import club_command
 
             if args.command in CLUB_COMMANDS:
                 return club_command(args)
@@ -113,14 +114,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (``companion replay x | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (CliError, ScriptError, RulesetError, JournalError, OSError, ValueError) as error:
+    except (CliError, ScriptError, DataFileError, JournalError, OSError, ValueError) as error:
         print(f"companion: {_one_line(error, args.lang or _config_lang())}", file=sys.stderr)
         return 2
     return 0
 
 
 def _config_lang() -> str:
-    from .cli_words import config_lang
+    from .commands.words import config_lang
 
     return config_lang()
 
@@ -134,7 +135,7 @@ def _console(
     (docs/console.md)."""
     import dataclasses
 
-    from .config_load import load_config
+    from .config.load import load_config
     from .console.app import ConsoleApp
     from .console.console_lock import ConsoleLock
 
@@ -192,11 +193,11 @@ def _service_options(args: argparse.Namespace | None) -> dict[str, Any]:
 
 def _one_line(error: BaseException, lang: str = "ru") -> str:
     """The error in the user's words: ours (CliError), a script's or a
-    journal's, an OS error's (console/refusal_lines.py)."""
+    journal's, an OS error's (console/refusals/lines.py)."""
     if isinstance(error, CliError):
         text = error.said(lang)
     else:
-        from .console.refusal_lines import error_line
+        from .console.refusals.lines import error_line
 
         text = error_line(error, lang)
     # A file name or a value from a file may hold escapes: shown, never obeyed.
@@ -255,7 +256,7 @@ def _outputs(args: argparse.Namespace) -> Iterator[Outputs]:
         host = _open_output(args.host_log, sys.stderr, stack, private=True)
         if _same_file(captions, host):
             raise CliError("same_file")
-        from .assembly import Outputs
+        from .live.assembly import Outputs
 
         yield Outputs(captions, None if args.json else host, host)
 
@@ -302,7 +303,7 @@ def _replay(script: Path, journal_path: Path | None) -> ScriptReplay:
 def _realtime(
     script: Path, args: argparse.Namespace, outputs: Outputs, speed: float
 ) -> ScriptReplay:
-    from .replay_live import replay_realtime
+    from .live.replay import replay_realtime
 
     lines = read_script(script, load_ruleset)
     journal = Journal.create(Path(args.journal)) if args.journal else None
@@ -326,7 +327,7 @@ def _resume(
     journal, text = Journal.resume(journal_path)
     try:
         if text.warnings:
-            from .console.refusal_lines import journal_warning
+            from .console.refusals.lines import journal_warning
 
             for warning in text.warnings:
                 print(f"companion: {printable(journal_warning(warning, lang))}", file=sys.stderr)
@@ -349,7 +350,7 @@ def _resume(
                 table.auto_timers = True
                 table.run(rest)
             else:
-                from .replay_live import replay_realtime
+                from .live.replay import replay_realtime
 
                 args, outputs, speed = realtime
                 replay_realtime(
@@ -402,7 +403,7 @@ def _check_digest(path: Path, lines: list[ScriptLine], lang: str) -> None:
     for line in lines[:1]:
         want, name = line.fields.get("ruleset_sha256"), line.fields.get("ruleset")
         if isinstance(want, str) and isinstance(name, str) and ruleset_digest(name) != want:
-            from .cli_words import line as words
+            from .commands.words import line as words
 
             said = words("ruleset_changed", lang, where=f"{path}:{line.number}", name=name)
             print(f"companion: {said}", file=sys.stderr)
@@ -452,7 +453,7 @@ def _voice_command(args: argparse.Namespace) -> None:
         print("\n".join(commands.voices_list(settings, args.ruleset, args.seats)))
     else:
         count = commands.voices_build(settings, args.ruleset, args.seats)
-        from .cli_words import line
+        from .commands.words import line
 
         print(line("rendered", args.lang, count=count, voice=settings.tts.voice))
 

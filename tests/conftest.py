@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import textual._wait
 
+from companion.config.rulesets import load_ruleset
 from companion.core.state import Game
 from companion.ears.review import game_timeline
-from companion.rulesets import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from companion.config import Config, PathsConfig, SeatsConfig, TableConfig, VoiceConfig
+from companion.config.values import Config, PathsConfig, SeatsConfig, TableConfig, VoiceConfig
 from companion.console.app import ConsoleApp
-from companion.console.table_screen import SEAT_KEYS
+from companion.console.sports.screen import SEAT_KEYS
 from companion.core.state import Game
 from companion.runner.clock import Clock, FakeClock
 
@@ -117,7 +117,7 @@ class Host:
     async def close_window(self) -> None:
         """«Спасибо»: the host's key on simulated seats (the window waits
         for it), the window's time on real ones."""
-        from companion.core.table_state import table
+        from companion.core.sports.state import table
 
         if table(self.game).host_closes_votes:
             await self.next()

@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from companion.config import Config, PathsConfig, SeatsConfig
-from companion.doctor.command import Probes
-from companion.doctor.listening import ListeningProbes
-from companion.doctor.seats import ChipAccess, GpioProbes, GroupInfo
-from companion.doctor.sound import OutputReport, SoundProbes
-from companion.doctor.system import FolderState, Privileges, SystemProbes
-from companion.doctor.voice import Rendered, VoiceProbes
+from companion.config.values import Config, PathsConfig, SeatsConfig
+from companion.ops.doctor.command import Probes
+from companion.ops.doctor.listening import ListeningProbes
+from companion.ops.doctor.seats import ChipAccess, GpioProbes, GroupInfo
+from companion.ops.doctor.sound import OutputReport, SoundProbes
+from companion.ops.doctor.system import FolderState, Privileges, SystemProbes
+from companion.ops.doctor.voice import Rendered, VoiceProbes
 from companion.voice.audio import tone
 
 GB = 1024**3

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
+from companion.config.rulesets import load_ruleset
 from companion.core import engine
 from companion.core.effects import Effect
 from companion.core.events import (
@@ -39,11 +40,10 @@ from companion.core.events import (
     ProposalDismissed,
     WinDeclared,
 )
-from companion.core.forum_outcome import faction, parity
-from companion.core.forum_state import MM_TEAMS, last_target, state
+from companion.core.forum.outcome import faction, parity
+from companion.core.forum.state import MM_TEAMS, last_target, state
 from companion.core.rules import Ruleset
 from companion.core.state import Game, Record, Seat
-from companion.rulesets import load_ruleset
 
 RULES: Ruleset = load_ruleset("forum")
 START = "2026-12-01"

@@ -17,9 +17,9 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from companion.config.rulesets import load_ruleset
 from companion.core.rules import Ruleset
 from companion.core.state import Game
-from companion.rulesets import load_ruleset
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptLine, parse_lines
 

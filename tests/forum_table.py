@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from companion import cli
-from companion.core.forum_state import state
+from companion.config.rulesets import load_ruleset
+from companion.core.forum.state import state
 from companion.core.state import Game
 from companion.protocol.report import summary
-from companion.rulesets import load_ruleset
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import parse_lines
 

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from companion.config.rulesets import load_ruleset
 from companion.core.state import Game
-from companion.rulesets import load_ruleset
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import parse_lines
 

@@ -12,11 +12,11 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.assembly import LiveTable, TableSpec, Update
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Say
 from companion.core.events import Event, GameSetUp
 from companion.core.state import Game
-from companion.rulesets import load_ruleset
+from companion.live.assembly import LiveTable, TableSpec, Update
 from companion.runner.clock import FakeClock
 from companion.seats.gpio import GpioSeats
 from companion.seats.pinmap import PinMap, load_pinmap

@@ -21,9 +21,10 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from companion import cli, cli_parser
-from companion.cli_words import argparse_words, in_words
-from companion.rulesets import available_rulesets
+from companion import cli
+from companion.commands import parser as cli_parser
+from companion.commands.words import argparse_words, in_words
+from companion.config.rulesets import available_rulesets
 
 COMPANION = ROOT / ".venv" / "bin" / "companion"
 LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -89,7 +90,7 @@ def latin_words(text: str) -> list[str]:
 
 def test_every_help_and_metavar_has_russian_words() -> None:
     assert len(COMMANDS) > 20  # companion, its commands and theirs
-    assert _parser("ru")[1] == []  # no help or metavar left English (cli_help.py)
+    assert _parser("ru")[1] == []  # no help or metavar left English (commands/help.py)
     assert _parser("en")[1] == []
 
 
@@ -131,9 +132,9 @@ def test_the_console_keeps_its_fast_path() -> None:
     """The console's own options parse without the words (the first
     screen waits for nothing more); its help and mistakes get them."""
     code = (
-        "import sys; from companion.cli_parser import arguments\n"
+        "import sys; from companion.commands.parser import arguments\n"
         "arguments([]); arguments(['console', '--speed', '3', '--lang', 'en'])\n"
-        "print('companion.cli_words' in sys.modules)"
+        "print('companion.commands.words' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.stdout.strip() == "False", done.stderr

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from club_machine import Club, club, demo_records, one_line_error, only_backup
 
-from companion.club_backup import NoRoom, make_backup, size_text
-from companion.club_data import Backup, Place, check_backup
+from companion.club.backup import NoRoom, make_backup, size_text
+from companion.club.data import Backup, Place, check_backup
 from companion.runner.journal import Journal
 from companion.runner.journal_check import lock_path, moved_line, read_head, verify
 

@@ -16,17 +16,17 @@ from typing import Any
 
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core import engine, views
 from companion.core.effects import Effect, Ignored, Say
 from companion.core.events import GameSetUp, HostAdvanced, Nominated, OffenceGiven, TeamSurrendered
-from companion.core.night import steps as night_steps
 from companion.core.rules import MissRule, Offence
+from companion.core.sports.night import steps as night_steps
+from companion.core.sports.state import current_turn
+from companion.core.sports.state import table as table_state
 from companion.core.state import Game, Result
 from companion.core.step import IllegalInput
-from companion.core.table_state import current_turn
-from companion.core.table_state import table as table_state
 from companion.protocol import report
-from companion.rulesets import load_ruleset
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import parse_lines
 

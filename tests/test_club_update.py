@@ -14,7 +14,7 @@ import pytest
 from club_machine import Club, club, demo_records, one_line_error
 from helpers import ROOT
 
-from companion.club_data import companion_version
+from companion.club.data import companion_version
 
 __all__ = ["club", "demo_records"]  # fixtures
 
@@ -132,7 +132,7 @@ def test_update_installs_the_release_and_puts_the_old_one_back_if_it_does_not_st
     env.update({k: v for k, v in club.env.items() if k.startswith(("COMPANION", "HOME", "XDG"))})
     old, new = working_tree(tmp_path, "0.1.0"), working_tree(tmp_path, "0.2.0")
     broken = working_tree(tmp_path, "0.3.0")
-    with (broken / "companion" / "rulesets.py").open("a") as code:
+    with (broken / "companion" / "config/rulesets.py").open("a") as code:
         code.write("raise SystemExit('a broken release')\n")
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from companion.config import (
+from companion.config.load import load_config, parse_config
+from companion.config.show import config_toml
+from companion.config.values import (
     ENV_VAR,
     SHIPPED_PIN_MAP,
     Config,
@@ -23,8 +25,6 @@ from companion.config import (
     config_path,
     is_raspberry_pi,
 )
-from companion.config_load import load_config, parse_config
-from companion.config_show import config_toml
 from companion.voice.settings import VoiceSettings
 
 

@@ -27,13 +27,13 @@ from textual.widgets import Select
 
 from companion.console.app import ConsoleApp
 from companion.console.dialogs import AskYesNo
-from companion.console.forum_screen import ForumScreen
+from companion.console.forum.screen import ForumScreen
 from companion.console.protocol_screen import ProtocolScreen
 from companion.console.setup_screen import SetupScreen
-from companion.console.table_screen import TableScreen
-from companion.core.forum_state import state as forum_state
-from companion.core.table_state import current_turn
-from companion.core.table_state import table as table_state
+from companion.console.sports.screen import TableScreen
+from companion.core.forum.state import state as forum_state
+from companion.core.sports.state import current_turn
+from companion.core.sports.state import table as table_state
 from companion.core.views import phase_name
 from companion.runner.clock import Clock, FakeClock
 

@@ -17,14 +17,14 @@ from pathlib import Path
 from console_driver import SIZE, Host, config
 from textual.widgets import Checkbox, Digits, Input, RichLog, Select, Static
 
-from companion.config import TableConfig
+from companion.config.values import TableConfig
 from companion.console.app import ConsoleApp
-from companion.console.forum_results import Panes, batches
-from companion.console.forum_screen import ForumScreen
-from companion.console.forum_words import ForumWords, phrase
+from companion.console.forum.results import Panes, batches
+from companion.console.forum.screen import ForumScreen
+from companion.console.forum.words import ForumWords, phrase
 from companion.console.setup_screen import SetupScreen
 from companion.console.words import Words
-from companion.core.forum_state import state
+from companion.core.forum.state import state
 from companion.core.views import phase_name
 from companion.runner.clock import Clock, FakeClock
 
@@ -293,7 +293,7 @@ def test_a_game_set_up_after_the_day_choices_deadline_starts_tomorrow() -> None:
     """Set up at 17:06 with today's date, the watch would close day 1's
     choices at once (a skip for the Lawyer and the Bouncer): the screen
     offers tomorrow instead; before 13:00:01, today."""
-    from companion.console.forum_setup import first_game_day
+    from companion.console.forum.setup import first_game_day
 
     assert first_game_day(datetime(2026, 12, 3, 13, 0, 0)).isoformat() == "2026-12-03"
     assert first_game_day(datetime(2026, 12, 3, 13, 0, 1)).isoformat() == "2026-12-04"

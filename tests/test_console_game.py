@@ -19,9 +19,9 @@ from console_driver import Host, config, console, hosting
 from companion.console.dialogs import AskYesNo
 from companion.console.protocol_screen import ProtocolScreen
 from companion.console.setup_screen import SetupScreen
-from companion.console.table_screen import TableScreen
-from companion.core.table_state import current_turn
-from companion.core.table_state import table as table_state
+from companion.console.sports.screen import TableScreen
+from companion.core.sports.state import current_turn
+from companion.core.sports.state import table as table_state
 from companion.core.views import phase_name
 from companion.protocol import deal as fair
 

@@ -19,8 +19,8 @@ from textual.widgets import Static
 from bench.console_parts import Terminal, console_env
 from companion import cli
 from companion.console.app import ConsoleApp
+from companion.console.sports.screen import TableScreen
 from companion.console.table_host import PRACTICE_SPEED
-from companion.console.table_screen import TableScreen
 from companion.runner import journal
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench.console_parts import Terminal, console_env
-from companion.core.table_state import table as table_state
-from companion.rulesets import load_ruleset
+from companion.config.rulesets import load_ruleset
+from companion.core.sports.state import table as table_state
 from companion.runner.journal import read
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import parse_lines

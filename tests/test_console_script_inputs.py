@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bench.crash_game import crash_game
+from companion.config.rulesets import load_ruleset
 from companion.console.script_inputs import (
     ScriptFeeder,
     ScriptInputs,
@@ -20,7 +21,6 @@ from companion.console.script_inputs import (
     played_in,
 )
 from companion.core.events import Event, GameSetUp, HostAdvanced
-from companion.rulesets import load_ruleset
 from companion.runner.journal import Journal
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptError, read_script

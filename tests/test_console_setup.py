@@ -14,22 +14,22 @@ from console_driver import SIZE, Host, config, console, hosting
 from test_console_forum import ForumHost, Wall, forum_app
 from textual.widgets import Button, Checkbox, Input, RadioButton, Select
 
-from companion.console.app import ConsoleApp
-from companion.console.dialogs import AskYesNo
-from companion.console.forum_screen import ForumScreen
-from companion.console.players_count import past_first_night
-from companion.console.setup_ask import AskToStart, seat_ranges
-from companion.console.setup_screen import SetupScreen
-from companion.console.table_screen import TableScreen
-from companion.core.forum_state import state
-from companion.last_setup import (
+from companion.club.last_setup import (
     LastSetup,
     last_setup_path,
     load_last_setup,
     parse_last_setup,
     save_last_setup,
 )
-from companion.roster import Player, Roster, read_roster
+from companion.club.roster import Player, Roster, read_roster
+from companion.console.app import ConsoleApp
+from companion.console.dialogs import AskYesNo
+from companion.console.forum.screen import ForumScreen
+from companion.console.players_count import past_first_night
+from companion.console.setup_ask import AskToStart, seat_ranges
+from companion.console.setup_screen import SetupScreen
+from companion.console.sports.screen import TableScreen
+from companion.core.forum.state import state
 
 
 def setup_screen(app: ConsoleApp) -> SetupScreen:
@@ -372,8 +372,8 @@ async def test_a_forum_game_counts_once_its_first_day_has_results(tmp_path: Path
 def test_the_forum_game_is_past_its_first_night_from_its_first_results() -> None:
     from dataclasses import replace
 
+    from companion.config.rulesets import load_ruleset
     from companion.core.state import Game
-    from companion.rulesets import load_ruleset
 
     game = Game(load_ruleset("forum"))
     assert not past_first_night(replace(game, phase="day", day=1))

@@ -18,12 +18,12 @@ from textual.widget import Widget
 from textual.widgets import Input, Label
 from textual.widgets._footer import FooterKey
 
-from companion.config import TableConfig
+from companion.config.values import TableConfig
 from companion.console.app import ConsoleApp
 from companion.console.dialogs import AskText, AskYesNo, PickOne
 from companion.console.fit import ellipsis, first_fit, short_name
 from companion.console.keymap import KeyCell, KeysMap, fit
-from companion.console.table_screen import HOST_KEYS, SeatCard, TableScreen
+from companion.console.sports.screen import HOST_KEYS, SeatCard, TableScreen
 
 SIZES = [(80, 24), (100, 30), (160, 48), (200, 60)]
 LONG_NAMES = [

@@ -27,7 +27,7 @@ import pytest
 from console_driver import Host, config, console
 from textual.pilot import Pilot
 
-from companion.config import Config, TableConfig
+from companion.config.values import Config, TableConfig
 from companion.console.app import ConsoleApp
 from companion.console.dialogs import AskYesNo
 from companion.runner.clock import Clock, FakeClock

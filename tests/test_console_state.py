@@ -11,12 +11,12 @@ from pathlib import Path
 
 from console_driver import Host, config, console, hosting
 
-from companion.console.next_view import after_next, next_words
-from companion.console.seat_marks import hands_up
+from companion.console.sports.next_view import after_next, next_words
+from companion.console.sports.seat_marks import hands_up
 from companion.console.words import Words
 from companion.core import views
-from companion.core.table_state import current_turn
-from companion.core.table_state import table as table_state
+from companion.core.sports.state import current_turn
+from companion.core.sports.state import table as table_state
 from companion.core.views import phase_name
 
 RU = Words("ru")
@@ -148,7 +148,7 @@ def test_next_is_the_procedures_own_next_phase_in_every_phase() -> None:
     morning's speaker, a window's next is «Спасибо»."""
     from helpers import EXAMPLES
 
-    from companion.rulesets import load_ruleset
+    from companion.config.rulesets import load_ruleset
     from companion.runner.replay import ScriptReplay
     from companion.runner.script import read_script
 
@@ -218,12 +218,12 @@ def test_the_forum_clocks_next_deadline_is_the_window_the_game_closes_next() -> 
 
     from helpers import EXAMPLES
 
-    from companion.console.forum_view import clock_view
-    from companion.console.forum_words import ForumWords
+    from companion.config.rulesets import load_ruleset
+    from companion.console.forum.view import clock_view
+    from companion.console.forum.words import ForumWords
     from companion.core.engine import apply
     from companion.core.events import DeadlinePassed
-    from companion.core.forum_state import open_deadlines
-    from companion.rulesets import load_ruleset
+    from companion.core.forum.state import open_deadlines
     from companion.runner.replay import ScriptReplay
     from companion.runner.script import read_script
 

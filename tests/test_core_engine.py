@@ -11,6 +11,7 @@ from dataclasses import fields
 
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core import views
 from companion.core.effects import Effect, Ignored, Say, StartTimer
 from companion.core.engine import new_game, step
@@ -32,12 +33,11 @@ from companion.core.events import (
     Undone,
 )
 from companion.core.rules import Ruleset
+from companion.core.sports.state import current_turn
+from companion.core.sports.state import table as table_state
 from companion.core.state import Game
 from companion.core.step import IllegalInput
-from companion.core.table_state import current_turn
-from companion.core.table_state import table as table_state
 from companion.protocol import report
-from companion.rulesets import load_ruleset
 from tests.helpers import TOURNAMENT_ROLES
 
 TOURNAMENT = load_ruleset("tournament")

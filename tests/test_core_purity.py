@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "companion" / "core"
-MODULES = sorted(CORE.glob("*.py"))
+MODULES = sorted(CORE.rglob("*.py"))
 
 #: Standard modules the core must not touch: clocks, threads, processes,
 #: files, sockets, randomness that is not seeded.
@@ -72,17 +72,29 @@ def imports(tree: ast.AST) -> list[Import]:
     return found
 
 
-def import_problems(tree: ast.AST) -> list[str]:
-    """Imports that leave the standard library and companion.core."""
+#: what the core may import of the package: itself, and the text files it reads
+INSIDE = ("companion.core", "companion.textfiles")
+
+
+def package_of(path: Path) -> str:
+    """The dotted package a core module sits in (``companion.core.sports``)."""
+    return ".".join(path.parent.relative_to(ROOT).parts)
+
+
+def import_problems(tree: ast.AST, package: str = "companion.core") -> list[str]:
+    """Imports that leave the standard library, companion.core and the text
+    files (a relative import resolved from ``package``)."""
     problems = []
+    parts = package.split(".")
     for imp in imports(tree):
         top = imp.module.partition(".")[0]
         where = f"line {imp.line}"
-        if imp.level > 1:
-            problems.append(f"{where}: relative import leaves companion.core: {imp}")
-        elif imp.level == 1:
-            continue  # within companion.core
-        elif imp.module == "companion.core" or imp.module.startswith("companion.core."):
+        if imp.level:
+            reached = ".".join([*parts[: len(parts) - imp.level + 1], imp.module]).strip(".")
+            if not reached.startswith(INSIDE) or imp.level > len(parts):
+                problems.append(f"{where}: relative import leaves companion.core: {imp}")
+            continue
+        if imp.module.startswith(INSIDE):
             continue
         elif top == "companion":
             problems.append(f"{where}: {imp.module} is outside companion.core")
@@ -140,7 +152,7 @@ def test_the_core_has_modules() -> None:
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
 def test_core_imports_only_the_standard_library(path: Path) -> None:
-    assert import_problems(parse(path)) == []
+    assert import_problems(parse(path), package_of(path)) == []
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
@@ -218,7 +230,7 @@ def _foreign(names: list[str]) -> list[str]:
         name
         for name in names
         if name not in ("__main__", "companion")
-        and not name.startswith("companion.core")
+        and not name.startswith(("companion.core", "companion.textfiles"))
         and name.partition(".")[0] not in sys.stdlib_module_names
         and name not in sys.builtin_module_names
     ]
@@ -259,7 +271,7 @@ def test_the_core_uses_no_forbidden_module_at_run_time() -> None:
     import importlib
 
     for path in MODULES:
-        module = importlib.import_module(f"companion.core.{path.stem}")
+        module = importlib.import_module(f"{package_of(path)}.{path.stem}")
         held = {
             getattr(value, "__name__", "").partition(".")[0]
             for value in vars(module).values()

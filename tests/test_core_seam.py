@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core import procedures
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced, NightChoiceMade
-from companion.core.forum_state import ForumState
+from companion.core.forum.state import ForumState
 from companion.core.rules import Ruleset
-from companion.core.ruleset_load import RulesetError, parse_ruleset
+from companion.core.ruleset_load import DataFileError, parse_ruleset
+from companion.core.sports.state import TableState, table
 from companion.core.state import Game
-from companion.core.table_state import TableState, table
-from companion.rulesets import load_ruleset
 
 CORE = Path(__file__).resolve().parent.parent / "companion" / "core"
 
@@ -26,24 +26,26 @@ CORE = Path(__file__).resolve().parent.parent / "companion" / "core"
 def _imports() -> dict[str, set[str]]:
     """Module -> the core modules it imports at run time (not under TYPE_CHECKING)."""
     graph: dict[str, set[str]] = {}
-    for path in CORE.glob("*.py"):
+    for path in CORE.rglob("*.py"):
+        package = path.parent.relative_to(CORE).parts
         tree = ast.parse(path.read_text(encoding="utf-8"))
         found: set[str] = set()
         for node in tree.body:  # module level only: TYPE_CHECKING blocks are ast.If
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if isinstance(node, ast.ImportFrom) and 1 <= node.level <= len(package) + 1:
+                base = package[: len(package) - node.level + 1]
                 if node.module:
-                    found.add(node.module.split(".")[0])
+                    found.add(".".join((*base, node.module.split(".")[0])))
                 else:
-                    found.update(alias.name for alias in node.names)
-        graph[path.stem] = found
+                    found.update(".".join((*base, alias.name)) for alias in node.names)
+        graph[".".join((*package, path.stem))] = found
     return graph
 
 
 def test_the_core_imports_no_cycle() -> None:
     graph = _imports()
-    assert {"night", "voting"}.isdisjoint(graph["day"])
-    assert {"day", "night"}.isdisjoint(graph["voting"])
-    assert {"day", "voting"}.isdisjoint(graph["night"])
+    assert {"sports.night", "sports.voting"}.isdisjoint(graph["sports.day"])
+    assert {"sports.day", "sports.night"}.isdisjoint(graph["sports.voting"])
+    assert {"sports.day", "sports.voting"}.isdisjoint(graph["sports.night"])
     done: set[str] = set()
 
     def visit(module: str, path: tuple[str, ...]) -> None:
@@ -65,13 +67,13 @@ def _text(name: str) -> str:
 def test_a_ruleset_names_a_known_procedure() -> None:
     assert load_ruleset("club").procedure == "sports_table" in procedures.PROCEDURES
     text = _text("club").replace("title = ", 'procedure = "chess"\ntitle = ', 1)
-    with pytest.raises(RulesetError, match=r"club\.toml:\d+: procedure: 'chess' is not one of"):
+    with pytest.raises(DataFileError, match=r"club\.toml:\d+: procedure: 'chess' is not one of"):
         parse_ruleset(text, "rulesets/club.toml")
 
 
 def test_night_resolution_names_known_actions() -> None:
     text = _text("club").replace("title = ", 'night_resolution = ["heal", "bless"]\ntitle = ', 1)
-    with pytest.raises(RulesetError, match=r"night_resolution\[1\]: unknown night action 'bless'"):
+    with pytest.raises(DataFileError, match=r"night_resolution\[1\]: unknown night action 'bless'"):
         parse_ruleset(text, "rulesets/club.toml")
 
 

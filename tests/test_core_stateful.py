@@ -38,6 +38,7 @@ from hypothesis.stateful import (
     rule,
 )
 
+from companion.config.rulesets import load_ruleset
 from companion.core import views
 from companion.core.effects import Effect, Ignored, Say
 from companion.core.engine import new_game, step
@@ -61,14 +62,13 @@ from companion.core.events import (
     TimersResumed,
     Undone,
 )
-from companion.core.night import steps as night_steps
 from companion.core.rules import Ruleset
+from companion.core.sports.night import steps as night_steps
+from companion.core.sports.state import Ballot, current_turn
+from companion.core.sports.state import table as table_state
 from companion.core.state import Game
 from companion.core.step import IllegalInput
-from companion.core.table_state import Ballot, current_turn
-from companion.core.table_state import table as table_state
 from companion.protocol import report
-from companion.rulesets import load_ruleset
 from companion.runner.script import ScriptError
 from tests.helpers import play
 

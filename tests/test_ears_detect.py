@@ -139,14 +139,14 @@ def test_the_talk_around_a_voice_does_not_hold_its_utterance_open() -> None:
 
 
 def test_the_config_and_listen_defaults_are_the_detector_s() -> None:
-    from companion.config import MicrophoneConfig
+    from companion.config.values import MicrophoneConfig
     from companion.ears.detect import LIFT_DB
     from companion.ears.hearing import EarsSettings
 
     assert MicrophoneConfig().above_room_db == LIFT_DB == EarsSettings().above_room_db
     import argparse
 
-    from companion.cli_offline import listen_parser
+    from companion.commands.offline import listen_parser
 
     parser = argparse.ArgumentParser()
     listen_parser(parser.add_subparsers(dest="command"))

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from bench.ears_corpus import render
+from companion.core.sports.state import current_turn
+from companion.core.sports.state import table as table_state
 from companion.core.state import Game
-from companion.core.table_state import current_turn
-from companion.core.table_state import table as table_state
 from companion.ears.detect import Segment
 from companion.ears.flags import OVERRUN_GRACE_S, flags_for
 
@@ -94,10 +94,10 @@ def test_companion_listen_with_the_array_flags_only_what_a_seat_claims(
 ) -> None:
     """``review`` passes the layout on: the array's segments that no seat
     claims give no flag (the segments stand as heard)."""
+    from companion.config.rulesets import load_ruleset
     from companion.ears import review
     from companion.ears.array import Calibration
     from companion.ears.calibration import save
-    from companion.rulesets import load_ruleset
 
     calibration = tmp_path / "array.json"
     save(Calibration("respeaker-6mic", 16_000, {1: (0.0,) * 15, 2: (1e-5,) * 15}), calibration)

@@ -19,19 +19,19 @@ import pytest
 from helpers import TOURNAMENT_ROLES
 
 from bench.ears_corpus import render
-from companion.assembly import LiveTable, Outputs, TableSpec
-from companion.config import MicrophoneConfig
+from companion.config.rulesets import load_ruleset
+from companion.config.values import MicrophoneConfig
 from companion.core.events import GameSetUp, SpeechFlagged
+from companion.core.sports.state import current_turn
+from companion.core.sports.state import table as table_state
 from companion.core.state import Game
-from companion.core.table_state import current_turn
-from companion.core.table_state import table as table_state
 from companion.ears.capture import BLOCK, RATE, Block
 from companion.ears.flags import OVERRUN_GRACE_S
 from companion.ears.hearing import EarsSettings, Hearing
 from companion.ears.link import ECHO_TAIL_S, EarsLink
 from companion.ears.watch import FlagWatcher, LevelGate
 from companion.ears.words import WordHit
-from companion.rulesets import load_ruleset
+from companion.live.assembly import LiveTable, Outputs, TableSpec
 from companion.voice.settings import VoiceSettings
 
 LEVEL = 0.1  # the utterance's peak level in the fixtures

@@ -32,13 +32,13 @@ from doctor_fakes import table
 from bench.ears_corpus import render
 from companion.core.events import SpeechFlagged
 from companion.core.state import Game
-from companion.doctor.listening import ListeningProbes, check_listening
 from companion.ears.capture import RATE
 from companion.ears.health import EarsHealth, health_line, parse_status, status_text
 from companion.ears.hearing import EarsSettings
 from companion.ears.link import EarsLink
 from companion.ears.restarts import WAITS_S, RestartPolicy, ending
-from companion.service_status import status_lines
+from companion.ops.doctor.listening import ListeningProbes, check_listening
+from companion.ops.service_status import status_lines
 
 PATIENCE_S = 60.0
 WHEN = datetime(2026, 12, 1, 21, 3, 4)
@@ -146,7 +146,7 @@ def test_service_status_shows_the_listening_process() -> None:
 def test_the_doctor_shows_the_service_s_listening_process(
     tmp_path: Path, show: dict[str, str] | None, status: str, line: str
 ) -> None:
-    from companion.config import MicrophoneConfig
+    from companion.config.values import MicrophoneConfig
 
     config = table(tmp_path, microphone=MicrophoneConfig(listen=True))
     result = check_listening(config, ListeningProbes(service=lambda: show), "ru")

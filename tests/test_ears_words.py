@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from companion.config.rulesets import RULESET_DIR, load_ruleset
 from companion.core.events import SpeechFlagged
 from companion.core.rules import ForbiddenWords
-from companion.core.ruleset_load import RulesetError, parse_ruleset
+from companion.core.ruleset_load import DataFileError, parse_ruleset
 from companion.ears.words import WordHit, flag_of, match_phrases
-from companion.rulesets import RULESET_DIR, load_ruleset
 
 CLUB = load_ruleset("club").forbidden_words
 TOURNAMENT = load_ruleset("tournament").forbidden_words
@@ -182,7 +182,7 @@ def test_a_broken_phrase_list_names_file_key_and_line(
 ) -> None:
     assert CLUB_TEXT.count(old) == 1, old
     text = CLUB_TEXT.replace(old, new)
-    with pytest.raises(RulesetError) as caught:
+    with pytest.raises(DataFileError) as caught:
         parse_ruleset(text, SOURCE)
     error = caught.value
     assert (error.source, error.key) == (SOURCE, key)

@@ -8,6 +8,7 @@ from typing import get_args
 
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core.events import (
     BestMoveMade,
     DeadlineMoved,
@@ -36,7 +37,6 @@ from companion.core.events import (
     Undone,
     WinDeclared,
 )
-from companion.rulesets import load_ruleset
 from companion.runner.codec import encode as event_fields
 from companion.runner.script import parse_line
 

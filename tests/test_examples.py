@@ -24,10 +24,10 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.config.rulesets import load_ruleset
 from companion.core.engine import new_game
 from companion.core.events import GameSetUp
 from companion.protocol.report import protocol, summary
-from companion.rulesets import load_ruleset
 from tests.helpers import EXAMPLES, TOURNAMENT_ROLES
 
 EXPECTED = EXAMPLES / "expected"

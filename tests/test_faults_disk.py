@@ -21,10 +21,10 @@ import pytest
 from helpers import TOURNAMENT_ROLES
 
 from companion import cli
-from companion.assembly import LiveTable, TableSpec
+from companion.config.rulesets import load_ruleset
 from companion.core.events import Event, GameSetUp, HostAdvanced, SeatPressed, SeatReleased
 from companion.core.vocabulary import TABLE_CUES
-from companion.rulesets import load_ruleset
+from companion.live.assembly import LiveTable, TableSpec
 from companion.runner import journal_check
 from companion.runner.clock import FakeClock
 from companion.runner.fallback import FallbackPlaces, Place, default_places

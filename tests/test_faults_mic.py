@@ -23,15 +23,15 @@ import pytest
 from helpers import TOURNAMENT_ROLES
 
 from bench.ears_corpus import render
-from companion.assembly import LiveTable, TableSpec
+from companion.config.rulesets import load_ruleset
 from companion.core.events import GameSetUp
+from companion.core.sports.state import current_turn, table_or_blank
 from companion.core.state import Game
-from companion.core.table_state import current_turn, table_or_blank
 from companion.ears import capture
 from companion.ears.capture import RATE, Block, OnBlock, SoundDeviceListener, read_wav
 from companion.ears.flags import OVERRUN_GRACE_S
 from companion.ears.hearing import EarsSettings, hear
-from companion.rulesets import load_ruleset
+from companion.live.assembly import LiveTable, TableSpec
 from companion.runner.clock import FakeClock
 from companion.voice.settings import VoiceSettings
 from companion.voice.speaker import CaptionSpeaker

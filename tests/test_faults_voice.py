@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from helpers import TOURNAMENT_ROLES
 
-from companion.assembly import LiveTable, TableSpec
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Say
 from companion.core.events import GameSetUp, SeatPressed
-from companion.rulesets import load_ruleset
+from companion.live.assembly import LiveTable, TableSpec
 from companion.runner.clock import FakeClock
 from companion.voice.audio import AudioFormat, Clip
 from companion.voice.recovery import RecoveringSpeaker

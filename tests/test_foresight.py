@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Effect, Say
 from companion.core.events import GameSetUp, HostAdvanced
-from companion.rulesets import load_ruleset
 from companion.runner.clock import FakeClock
 from companion.runner.loop import LiveLoop
 from companion.voice.announcer import Announcer

@@ -8,10 +8,10 @@ from __future__ import annotations
 import io
 from datetime import datetime
 
-from companion.assembly import LiveTable, Outputs, TableSpec
+from companion.config.rulesets import load_ruleset
 from companion.core import views
 from companion.core.events import DeadlineNear, DeadlinePassed, ForumVoted, GameSetUp
-from companion.rulesets import load_ruleset
+from companion.live.assembly import LiveTable, Outputs, TableSpec
 from companion.runner.clock import FakeClock
 from companion.runner.forum_clock import DeadlineWatch
 from companion.voice.settings import VoiceSettings

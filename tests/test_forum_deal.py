@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core.engine import new_game
 from companion.core.events import GameSetUp
 from companion.protocol import deal as fair
-from companion.rulesets import load_ruleset
 from tests.protocol_games import companion
 
 

@@ -52,8 +52,8 @@ from companion.core.events import (
     OffenceGiven,
     WinDeclared,
 )
-from companion.core.forum_outcome import faction, parity
-from companion.core.forum_state import MM_TEAMS, last_target, state
+from companion.core.forum.outcome import faction, parity
+from companion.core.forum.state import MM_TEAMS, last_target, state
 from companion.core.state import Game
 from companion.protocol import report
 

@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 from companion.core import engine
 from companion.core.effects import Effect, Say
 from companion.core.events import DeadlinePassed, Event, ForumChoiceMade, ForumVoted, GameSetUp
+from companion.core.forum.rules import DEADLINES
 from companion.core.rules import Ruleset
-from companion.core.rules_forum import DEADLINES
 from companion.core.state import Game
 from companion.protocol import report
 

@@ -22,11 +22,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.config import Config, ConfigError
-from companion.config_load import MAX_RATE, MIN_RATE, SECTIONS, load_config, parse_config
-from companion.config_show import config_toml
+from companion.club.roster import MAX_NAME_CHARS, Roster, load_roster
+from companion.config.load import MAX_RATE, MIN_RATE, SECTIONS, load_config, parse_config
+from companion.config.show import config_toml
+from companion.config.values import Config, ConfigError
 from companion.core.ruleset_load import MAX_SEATS, MIN_SEATS
-from companion.roster import MAX_NAME_CHARS, Roster, load_roster
 
 LONGEST_ERROR = 700
 FUZZ = settings(

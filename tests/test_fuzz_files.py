@@ -42,6 +42,7 @@ from hypothesis import event as hypothesis_event
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
+from companion.config.rulesets import DataFileError, load_ruleset
 from companion.core.effects import CancelTimer, Effect, StartTimer
 from companion.core.engine import apply
 from companion.core.events import (
@@ -58,7 +59,6 @@ from companion.core.events import (
 from companion.core.rules import Ruleset
 from companion.core.ruleset_load import MAX_TIMER_S
 from companion.core.step import IllegalInput
-from companion.rulesets import RulesetError, load_ruleset
 from companion.seats.pinmap import PinMap, PinMapError, load_pinmap
 from companion.voice.catalogue_load import load_catalogue
 from companion.voice.phrases import Catalogue, CatalogueError, MissingArgument, UnknownCue
@@ -82,7 +82,7 @@ class Kind:
 
 
 KINDS = {
-    "ruleset": Kind("ruleset", "fuzz.toml", load_ruleset, RulesetError),
+    "ruleset": Kind("ruleset", "fuzz.toml", load_ruleset, DataFileError),
     "pinmap": Kind("pinmap", "pins.toml", load_pinmap, PinMapError),
     "catalogue": Kind(
         "catalogue", "ru.toml", lambda path: load_catalogue(path.stem, path.parent), CatalogueError

@@ -4,7 +4,7 @@ deep nesting, undecodable bytes, huge lines. Every case ends in a clear
 one-line error naming the file and line, or a valid run — never a
 traceback, a hang or a signal — and a journal a run wrote always resumes
 to the state that run reached. The error is in the host's words (Russian,
-no config here): none is left with no words (console/refusal_lines.py
+no config here): none is left with no words (console/refusals/lines.py
 logs one that is).
 
 The rulesets, pin maps and voice catalogues are fuzzed in

@@ -12,11 +12,11 @@ import pytest
 from console_driver import config, console, hosting
 from helpers import TOURNAMENT_ROLES
 
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import ProposeOffence, TellHost
 from companion.core.engine import apply, new_game
 from companion.core.events import GameSetUp, OffenceGiven, SpeechFlagged
 from companion.core.state import Proposal
-from companion.rulesets import load_ruleset
 from companion.runner.codec import decode, encode
 
 CLUB_ROLES = (

@@ -11,6 +11,7 @@ import pytest
 from console_driver import config, console, hosting
 from helpers import TOURNAMENT_ROLES
 
+from companion.config.rulesets import load_ruleset
 from companion.console.words import Words
 from companion.core.effects import ProposeOffence
 from companion.core.engine import apply, new_game
@@ -18,7 +19,6 @@ from companion.core.events import BadEvent, GameSetUp, OffenceGiven, SpeechFlagg
 from companion.core.state import Game, Proposal
 from companion.core.step import IllegalInput
 from companion.protocol.report import protocol
-from companion.rulesets import load_ruleset
 from companion.runner.codec import decode, encode
 
 CLUB_ROLES = (

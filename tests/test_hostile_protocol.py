@@ -21,12 +21,12 @@ import pytest
 from helpers import EXAMPLES, ROOT
 from protocol_games import companion, journal_of
 
+from companion.config.rulesets import load_ruleset
 from companion.core.engine import new_game
 from companion.core.events import GameSetUp
 from companion.core.state import Record
 from companion.protocol import deal as fair
 from companion.protocol.lines import describe
-from companion.rulesets import load_ruleset
 
 Data = dict[str, Any]
 

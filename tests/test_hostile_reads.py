@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from helpers import EXAMPLES, ROOT
 
-from companion.regular_file import MAX_FILE, FileRefused, read_regular, read_start
+from companion.textfiles.regular_file import MAX_FILE, FileRefused, read_regular, read_start
 
 #: a hang is a failure within this, not a stuck suite
 GUARD_S = 60
@@ -130,7 +130,7 @@ def test_the_console_skips_a_fifo_among_the_games(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "z-newest.jsonl")
     code = (
         "import sys; from pathlib import Path\n"
-        "from companion.rulesets import load_ruleset\n"
+        "from companion.config.rulesets import load_ruleset\n"
         "from companion.runner.resume import unfinished_game\n"
         "print(unfinished_game(Path(sys.argv[1]), load_ruleset, elsewhere=[]))\n"
     )

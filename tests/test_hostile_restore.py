@@ -30,9 +30,9 @@ from typing import Any
 import pytest
 from club_machine import Club, club, demo_records, one_line_error
 
-from companion.club_data import Backup, ClubDataError, check_backup
-from companion.club_layout import machine_layout
-from companion.club_restore import plan_restore, restore
+from companion.club.data import Backup, ClubDataError, check_backup
+from companion.club.layout import machine_layout
+from companion.club.restore import plan_restore, restore
 
 __all__ = ["club", "demo_records"]  # fixtures
 

@@ -33,16 +33,16 @@ HEAVY = {
     "vosk": "the ears' recogniser",
     "companion.voice": "the voice: the spare table process loads it",
     "companion.ears": "the ears: their own process",
-    "companion.assembly": "the live table: its own process",
-    "companion.table_process": "the live table: its own process",
-    "companion.console.table_screen": "a game's screen: after the first screen",
-    "companion.console.forum_screen": "a game's screen: after the first screen",
+    "companion.live.assembly": "the live table: its own process",
+    "companion.live.table_process": "the live table: its own process",
+    "companion.console.sports.screen": "a game's screen: after the first screen",
+    "companion.console.forum.screen": "a game's screen: after the first screen",
     "companion.console.protocol_screen": "the game's end",
     "companion.protocol.archive": "the game's end",
     "companion.protocol.page": "the protocol's HTML",
-    "companion.club_cli": "the club's commands",
-    "companion.club_backup": "backups (tarfile, urllib)",
-    "companion.service": "the service's commands",
+    "companion.club.commands": "the club's commands",
+    "companion.club.backup": "backups (tarfile, urllib)",
+    "companion.ops.service": "the service's commands",
     "companion.seats.selftest_command": "the self-test command",
     "companion.seats.silent": "the pin map's reader: the table's",
     "http": "downloads (models, updates)",
@@ -56,7 +56,7 @@ HEAVY = {
 #: and every module loaded, as JSON
 FIRST_SCREEN = """
 import asyncio, json, sys
-from companion.config_load import load_config
+from companion.config.load import load_config
 from companion.console import app as console_app
 from companion.console.table_host import TableHost
 

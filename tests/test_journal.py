@@ -24,9 +24,9 @@ from helpers import ROOT, TOURNAMENT_ROLES
 from journal_files import write_crash_state
 
 from companion import cli
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Effect
 from companion.protocol import report
-from companion.rulesets import load_ruleset
 from companion.runner import journal, journal_check
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptError, parse_lines

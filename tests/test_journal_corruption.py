@@ -48,8 +48,8 @@ def whole(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def _state(path: Path) -> Any:
+    from companion.config.rulesets import load_ruleset
     from companion.protocol.report import summary
-    from companion.rulesets import load_ruleset
     from companion.runner.journal import read
     from companion.runner.replay import ScriptReplay
     from companion.runner.script import parse_lines

@@ -21,9 +21,9 @@ from helpers import ROOT
 from journal_files import SHORT, write_crash_state, write_head
 
 from companion import cli
+from companion.config.rulesets import load_ruleset
 from companion.core.events import HostAdvanced, SeatPressed
-from companion.core.table_state import table as table_state
-from companion.rulesets import load_ruleset
+from companion.core.sports.state import table as table_state
 from companion.runner import journal_check
 from companion.runner.journal import (
     Journal,

@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 from helpers import TOURNAMENT_ROLES
 
-from companion.assembly import LiveTable, TableSpec
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Effect, Ignored
 from companion.core.events import Event, GameSetUp, HostAdvanced, SeatPressed, TimerExpired
-from companion.core.table_state import table as table_state
-from companion.rulesets import load_ruleset
+from companion.core.sports.state import table as table_state
+from companion.live.assembly import LiveTable, TableSpec
 from companion.runner.clock import FakeClock
 from companion.runner.journal import Journal, read
 from companion.runner.journal_writer import JournalWriter

@@ -21,6 +21,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.config.rulesets import load_ruleset
 from companion.core import views
 from companion.core.effects import CancelTimer, Effect, Say, StartTimer, TellHost
 from companion.core.engine import new_game, step
@@ -32,11 +33,10 @@ from companion.core.events import (
     OffenceGiven,
     TimerExpired,
 )
-from companion.core.night import steps as night_steps
 from companion.core.rules import NightStep, Ruleset
+from companion.core.sports.night import steps as night_steps
+from companion.core.sports.state import table as table_state
 from companion.core.step import IllegalInput
-from companion.core.table_state import table as table_state
-from companion.rulesets import load_ruleset
 
 RULESETS: dict[str, Ruleset] = {name: load_ruleset(name) for name in ("tournament", "club")}
 SEATS = 10

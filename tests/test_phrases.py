@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.config.rulesets import available_rulesets, load_ruleset
 from companion.core.rules import Ruleset
 from companion.core.vocabulary import CUES, RULESET_CUES, names
-from companion.rulesets import available_rulesets, load_ruleset
 from companion.voice import numerals
 from companion.voice.catalogue_load import load_catalogue, parse_catalogue
 from companion.voice.phrases import (

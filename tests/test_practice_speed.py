@@ -17,10 +17,10 @@ from helpers import EXAMPLES
 from journal_files import write_crash_state
 
 from companion import cli
-from companion.assembly import LiveTable, TableSpec, Update
+from companion.config.rulesets import load_ruleset
 from companion.core.events import GameSetUp, HostAdvanced
+from companion.live.assembly import LiveTable, TableSpec, Update
 from companion.protocol import report
-from companion.rulesets import load_ruleset
 from companion.runner import clock as clock_module
 from companion.runner import journal
 from companion.runner.clock import FakeClock, GameClock

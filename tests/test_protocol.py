@@ -14,9 +14,9 @@ import pytest
 from helpers import EXAMPLES
 from protocol_games import NAMES, SEEDS, companion, dealt_script, journal_of
 
+from companion.config.rulesets import load_ruleset
 from companion.core.state import Game
 from companion.protocol import archive, deal, formats, model
-from companion.rulesets import load_ruleset
 
 GAMES = ("tournament", "club-full", "club-stopped")
 

@@ -11,10 +11,10 @@ import pytest
 from helpers import EXAMPLES
 from protocol_games import GAMES, SEEDS
 
+from companion.config.rulesets import load_ruleset
 from companion.core.engine import new_game
 from companion.core.events import GameSetUp
 from companion.protocol import deal
-from companion.rulesets import load_ruleset
 from companion.runner.script import read_script
 
 

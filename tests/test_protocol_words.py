@@ -26,7 +26,7 @@ from forum_scripts import GAMES as FORUM_GAMES
 from forum_scripts import load
 from helpers import EXAMPLES
 
-from companion.cli_offline import listen_lines
+from companion.commands.offline import listen_lines
 from companion.core.state import Game
 from companion.protocol import formats, model
 from companion.protocol.hostlog import HostLog

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core.events import GameSetUp
-from companion.rulesets import load_ruleset
 from companion.runner.clock import FakeClock
 from companion.runner.loop import LiveLoop
 from companion.runner.priority import QuietCollector, raise_priority

@@ -1,8 +1,8 @@
 """Every refusal the core can raise, in the host's words (issue 23, must-hold 5).
 
 The core refuses in English naming ids (``seat 5 (maniac) does not act in
-night step 'doctor'``); console/refusals.py words each of its templates
-(console/refusal_words.py). Here: the core's source walked for every
+night step 'doctor'``); console/refusals/wording.py words each of its templates
+(console/refusals/core_words.py). Here: the core's source walked for every
 template given to ``require``/``IllegalInput``/``BadEvent`` (a new one
 fails until it is worded); each template, filled with sample arguments,
 read in Russian (no Latin word) and English (no ids, lists or long
@@ -26,14 +26,14 @@ from helpers import ROOT, play, setup
 from textual.widgets import RichLog
 
 from companion import cli
-from companion.console import refusals
-from companion.console.forum_screen import ForumScreen
-from companion.console.refusal_inputs import INPUT_WORDS, JOURNAL_REFUSALS, MALFORMED
-from companion.console.refusal_words import REFUSALS
-from companion.console.refusals import input_word, match, refusal_line
-from companion.console.table_screen import TableScreen
+from companion.config.rulesets import load_ruleset
+from companion.console.forum.screen import ForumScreen
+from companion.console.refusals import wording as refusals
+from companion.console.refusals.core_words import REFUSALS
+from companion.console.refusals.inputs import INPUT_WORDS, JOURNAL_REFUSALS, MALFORMED
+from companion.console.refusals.wording import input_word, match, refusal_line
+from companion.console.sports.screen import TableScreen
 from companion.core.events import FLAG_KINDS
-from companion.rulesets import load_ruleset
 from companion.runner.codec import SHAPES
 from companion.runner.script import ScriptError
 
@@ -44,7 +44,7 @@ WORDED = {**REFUSALS, **MALFORMED}
 CALLS = {"require": 1, "IllegalInput": 0, "BadEvent": 0}
 #: messages the core builds at run time: (file, the argument) -> the
 #: function whose returned sentences they are
-DYNAMIC = {("forum.py", "why or ''"): ("forum_outcome.py", "may_declare")}
+DYNAMIC = {("forum/procedure.py", "why or ''"): ("forum/outcome.py", "may_declare")}
 #: the date-time notation the console asks for (forum_words.py): a «T» that is no word
 NOTATION = "ГГГГ-ММ-ДДTЧЧ:ММ:СС"
 LATIN = re.compile(r"[A-Za-z]+")
@@ -88,7 +88,8 @@ def _returned(path: Path, function: str) -> list[str]:
 def core_templates() -> dict[str, str]:
     """Every refusal template of companion/core -> where it is (file:line)."""
     found: dict[str, str] = {}
-    for path in sorted(CORE.glob("*.py")):
+    for path in sorted(CORE.rglob("*.py")):
+        file = path.relative_to(CORE).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"))
         inside_require = {
             id(n)
@@ -104,12 +105,12 @@ def core_templates() -> dict[str, str]:
             if name not in CALLS or len(node.args) <= CALLS[name]:
                 continue
             argument = node.args[CALLS[name]]
-            where = f"{path.name}:{node.lineno}"
+            where = f"{file}:{node.lineno}"
             template = _template(argument)
             if template is not None:
                 found.setdefault(template, where)
                 continue
-            source = DYNAMIC.get((path.name, ast.unparse(argument)))
+            source = DYNAMIC.get((file, ast.unparse(argument)))
             assert source is not None, f"{where}: a message built at run time: add it to DYNAMIC"
             for said in _returned(CORE / source[0], source[1]):
                 found.setdefault(said, f"{source[0]}:{source[1]}")
@@ -123,7 +124,8 @@ def test_every_refusal_of_the_core_is_worded() -> None:
         f"{where}: {template!r}" for template, where in found.items() if template not in WORDED
     ]
     assert not missing, (
-        "no words in console/refusal_words.py or refusal_inputs.py for:\n" + "\n".join(missing)
+        "no words in console/refusals/core_words.py or refusal_inputs.py for:\n"
+        + "\n".join(missing)
     )
     gone = [template for template in WORDED if template not in found]
     assert not gone, f"worded, but the core no longer says them: {gone}"
@@ -320,7 +322,7 @@ def test_the_command_line_words_a_refusal_in_its_language(
 
 
 def test_the_module_imports_no_textual() -> None:
-    code = "import sys, companion.console.refusals; print('textual' in sys.modules)"
+    code = "import sys, companion.console.refusals.wording; print('textual' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from helpers import TOURNAMENT_ROLES
 
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Effect
 from companion.core.events import GameSetUp, HostAdvanced
-from companion.rulesets import load_ruleset
 from companion.runner.clock import FakeClock
 from companion.runner.loop import LiveLoop
 
@@ -105,7 +105,7 @@ def test_the_live_loop_fires_no_timer_due_after_its_end() -> None:
 LATE_FEEDER = """
 import sys, time
 from companion import cli
-from companion.assembly import LiveTable
+from companion.live.assembly import LiveTable
 
 submit = LiveTable.submit
 

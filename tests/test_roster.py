@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import roster as roster_module
-from companion.roster import (
+from companion.club import roster as roster_module
+from companion.club.roster import (
     MAX_NAME_CHARS,
     MAX_PLAYERS,
     Player,

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.config.rulesets import RULESET_DIR, available_rulesets, load_ruleset, ruleset_digest
 from companion.core.rules import Ruleset
-from companion.core.ruleset_load import RulesetError, parse_ruleset
-from companion.core.toml_lines import format_path, key_lines
-from companion.rulesets import RULESET_DIR, available_rulesets, load_ruleset, ruleset_digest
+from companion.core.ruleset_load import DataFileError, parse_ruleset
+from companion.textfiles.toml_lines import format_path, key_lines
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"no seed texts at {SEEDS}")
@@ -70,7 +70,7 @@ def test_every_offence_text_is_quoted_from_the_seed(name: str) -> None:
 
 
 def test_unknown_ruleset_name_fails_clearly() -> None:
-    with pytest.raises(RulesetError) as caught:
+    with pytest.raises(DataFileError) as caught:
         load_ruleset("nosuch")
     message = str(caught.value)
     assert "'nosuch'" in message
@@ -79,7 +79,7 @@ def test_unknown_ruleset_name_fails_clearly() -> None:
 
 
 def test_missing_ruleset_file_fails_clearly(tmp_path: Path) -> None:
-    with pytest.raises(RulesetError, match="no such ruleset file"):
+    with pytest.raises(DataFileError, match="no such ruleset file"):
         load_ruleset(str(tmp_path / "gone.toml"))
 
 
@@ -94,7 +94,7 @@ def test_rulesets_folder_from_environment(tmp_path: Path, monkeypatch: pytest.Mo
     path.write_text(MINI.replace('title = "Mini"', 'title = "Mini 2"'), encoding="utf-8")
     assert ruleset_digest("mini") != digest
     path.write_text(MINI.replace("at = 4", "at = 2"), encoding="utf-8")
-    with pytest.raises(RulesetError) as caught:
+    with pytest.raises(DataFileError) as caught:
         load_ruleset("mini")
     assert str(caught.value).startswith(f"{path.resolve()}:")
     assert caught.value.key == "ladder.steps[1].at"
@@ -515,7 +515,7 @@ def test_broken_ruleset_names_source_key_and_line(
 ) -> None:
     assert MINI.count(old) == 1, old
     text = MINI.replace(old, new)
-    with pytest.raises(RulesetError) as caught:
+    with pytest.raises(DataFileError) as caught:
         parse_ruleset(text, SOURCE)
     error = caught.value
     line = None if at is None else line_of(text, at)
@@ -537,7 +537,7 @@ def test_broken_ruleset_names_source_key_and_line(
     ids=["long-value", "newline-key", "long-key"],
 )  # fmt: skip
 def test_an_error_is_one_short_line_whatever_the_file_holds(old: str, new: str, shown: str) -> None:
-    with pytest.raises(RulesetError) as caught:
+    with pytest.raises(DataFileError) as caught:
         parse_ruleset(MINI.replace(old, new), SOURCE)
     message = str(caught.value)
     assert shown in message
@@ -549,11 +549,11 @@ def test_a_ruleset_file_is_utf8_and_at_most_a_mebibyte(tmp_path: Path) -> None:
     path.write_bytes(MINI.encode().replace("Мафия".encode(), b"\xd0\xd0\xd0"))
     line = line_of(MINI, "Мафия")
     with pytest.raises(
-        RulesetError, match=rf"mini\.toml:{line}: not UTF-8 text: byte 0xd0 at byte 9 "
+        DataFileError, match=rf"mini\.toml:{line}: not UTF-8 text: byte 0xd0 at byte 9 "
     ):
         load_ruleset(path)
     path.write_bytes(MINI.encode() + b"#" * (1 << 20))
-    with pytest.raises(RulesetError, match=r"mini\.toml: the file is larger than 1048576 bytes"):
+    with pytest.raises(DataFileError, match=r"mini\.toml: the file is larger than 1048576 bytes"):
         load_ruleset(path)
     path.write_bytes(b"\xef\xbb\xbf" + MINI.encode())  # a byte order mark is fine
     assert load_ruleset(path).name == "mini"
@@ -564,7 +564,7 @@ def test_at_most_eight_teams() -> None:
         f'[teams.t{n}]\nname = "T"\ncolor = "c"\nwin = "eliminate"\n\n' for n in range(7)
     )
     text = MINI.replace("[teams.red]", teams + "[teams.red]")
-    with pytest.raises(RulesetError, match=r"mini\.toml:\d+: teams: at most 8 entries, got 9$"):
+    with pytest.raises(DataFileError, match=r"mini\.toml:\d+: teams: at most 8 entries, got 9$"):
         parse_ruleset(text, SOURCE)
 
 
@@ -579,7 +579,7 @@ def test_a_timer_that_may_be_off() -> None:
 
 def test_error_message_format() -> None:
     text = MINI.replace('cost = "count"', 'cost = "fowl"')
-    with pytest.raises(RulesetError) as caught:
+    with pytest.raises(DataFileError) as caught:
         parse_ruleset(text, "rulesets/mini.toml")
     assert str(caught.value) == (
         f"rulesets/mini.toml:{line_of(text, 'fowl')}: offences.speech_out_of_turn.cost: "

@@ -8,6 +8,7 @@ import json
 import threading
 from pathlib import Path
 
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Effect, Say
 from companion.core.events import (
     GameSetUp,
@@ -18,8 +19,7 @@ from companion.core.events import (
     TimersPaused,
     TimersResumed,
 )
-from companion.core.table_state import current_turn
-from companion.rulesets import load_ruleset
+from companion.core.sports.state import current_turn
 from companion.runner.clock import FakeClock
 from companion.runner.journal import Journal
 from companion.runner.loop import LiveLoop

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Say
-from companion.rulesets import load_ruleset
 from companion.voice import commands
 from companion.voice.announcer import Announcer
 from companion.voice.audio import tone

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from helpers import TOURNAMENT_ROLES
 
+from companion.config.rulesets import load_ruleset
 from companion.core.events import (
     BestMoveMade,
     GameSetUp,
@@ -25,9 +26,8 @@ from companion.core.events import (
     TimerExpired,
     Undone,
 )
+from companion.core.sports.state import table as table_state
 from companion.core.state import Game
-from companion.core.table_state import table as table_state
-from companion.rulesets import load_ruleset
 from companion.runner.codec import encode as event_fields
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptError, ScriptLine, parse_line, parse_lines

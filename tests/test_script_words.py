@@ -4,7 +4,7 @@ cannot be taken, in the host's words (issue 23, must-hold 5).
 The reader (runner/codec.py, runner/script.py), the journal's modules and
 the commands that check a script against its journal write English naming
 keys as a script does (``'seat' must be a seat number (1, 2, ...), got
-'3'``); console/refusal_script.py words each. As tests/test_refusals.py
+'3'``); console/refusals/script.py words each. As tests/test_refusals.py
 does for the core: their source walked for every message (a new one fails
 until it is worded); each, filled with sample arguments, read in Russian
 with no Latin word but the names a script is written in; real broken
@@ -25,16 +25,16 @@ from helpers import ROOT, TOURNAMENT_ROLES
 from test_refusals import PLACEHOLDER, _template
 
 from companion import cli
-from companion.console.refusal_inputs import JOURNAL_REFUSALS
-from companion.console.refusal_lines import error_line, journal_warning
-from companion.console.refusal_script import JOURNAL_DAMAGE, JOURNAL_LINES, SCRIPT_LINES
-from companion.console.refusal_terms import shown_words
-from companion.console.refusals import compiled, match
-from companion.core.toml_table import RulesetError
-from companion.rulesets import available_rulesets
+from companion.config.rulesets import available_rulesets
+from companion.console.refusals.inputs import JOURNAL_REFUSALS
+from companion.console.refusals.lines import error_line, journal_warning
+from companion.console.refusals.script import JOURNAL_DAMAGE, JOURNAL_LINES, SCRIPT_LINES
+from companion.console.refusals.terms import shown_words
+from companion.console.refusals.wording import compiled, match
 from companion.runner import codec
 from companion.runner.journal_check import JournalDamaged, JournalError
 from companion.runner.script import ScriptError
+from companion.textfiles.toml_table import DataFileError
 
 PACKAGE = ROOT / "companion"
 #: where messages are made: file -> {call: the message's argument}; an
@@ -44,11 +44,11 @@ SOURCES: dict[str, dict[str, int]] = {
     "runner/script.py": {"BadEvent": 0, "fail": 0, "ScriptError": 3},
     "cli.py": {"ScriptError": 3},
     "console/script_inputs.py": {"ScriptError": 3},
-    "rulesets.py": {"RulesetError": 3},
+    "config/rulesets.py": {"DataFileError": 3},
     "runner/journal.py": {"JournalError": 0, "JournalWriteError": 0},
     "runner/journal_check.py": {"JournalError": 0, "JournalDamaged": 2, "append": 0},
     "runner/journal_lock.py": {"JournalError": 0, "JournalLocked": 0},
-    "table_process.py": {"ValueError": 0},
+    "live/table_process.py": {"ValueError": 0},
 }
 #: messages passed on, not made: (file, the argument) -> the function whose
 #: returned (first) values they are, or None: another module's, walked there
@@ -58,8 +58,8 @@ PASSED_ON: dict[tuple[str, str], str | None] = {
     ("runner/script.py", "message"): None,
     ("runner/journal_check.py", "problem"): "_check",
 }
-#: a RulesetError's str() begins with its source
-PREFIXED = {"rulesets.py": "{}: "}
+#: a DataFileError's str() begins with its source
+PREFIXED = {"config/rulesets.py": "{}: "}
 
 
 def _assigned(tree: ast.Module, name: str) -> str | None:
@@ -103,7 +103,7 @@ def reader_templates() -> dict[str, tuple[str, str]]:
             where = f"{name}:{node.lineno}"
             kind = "damage" if call == "JournalDamaged" else "journal"
             kind = "script" if name in ("runner/codec.py", "runner/script.py", "cli.py",
-                                        "console/script_inputs.py", "rulesets.py") else kind  # fmt: skip
+                                        "console/script_inputs.py", "config/rulesets.py") else kind  # fmt: skip
             template = _template(argument)
             if template is None and isinstance(argument, ast.Name):
                 template = _assigned(tree, argument.id)
@@ -128,7 +128,7 @@ def test_every_message_of_the_reader_and_the_journal_is_worded() -> None:
     known = {"script": SCRIPT_LINES, "journal": {**JOURNAL_LINES, **JOURNAL_REFUSALS}}
     known["damage"] = JOURNAL_DAMAGE
     missing = [f"{where}: {t!r}" for t, (where, kind) in FOUND.items() if t not in known[kind]]
-    assert not missing, "no words in console/refusal_script.py for:\n" + "\n".join(missing)
+    assert not missing, "no words in console/refusals/script.py for:\n" + "\n".join(missing)
     gone = [t for table in TABLES.values() for t in table if t not in FOUND]
     assert not gone, f"worded, but no longer said: {gone}"
 
@@ -306,7 +306,7 @@ def test_what_a_resume_warns_of(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_a_ruleset_error_and_an_os_error_in_words(tmp_path: Path) -> None:
-    error = RulesetError("street", None, None, "no ruleset named 'street' in /r; available: club")
+    error = DataFileError("street", None, None, "no ruleset named 'street' in /r; available: club")
     assert error_line(error, "ru") == "street: нет правил «street» в папке /r; есть: club"
     assert error_line(error, "en") == str(error)
     missing = FileNotFoundError(2, "No such file or directory", str(tmp_path / "x.jsonl"))

@@ -18,8 +18,9 @@ from multiprocessing import Pipe
 
 import pytest
 
-from companion.assembly import TableSpec
-from companion.rulesets import load_ruleset
+from companion.config.rulesets import load_ruleset
+from companion.live.assembly import TableSpec
+from companion.live.table_process import TableOrder, TableWorker, _send_news
 from companion.runner.clock import FakeClock
 from companion.runner.loop import LiveLoop
 from companion.runner.sd_notify import (
@@ -30,7 +31,6 @@ from companion.runner.sd_notify import (
     waiting,
     watchdog_interval,
 )
-from companion.table_process import TableOrder, TableWorker, _send_news
 from companion.voice.settings import VoiceSettings
 
 PATIENCE_S = 60.0

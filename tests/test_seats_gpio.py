@@ -10,8 +10,8 @@ from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 from seat_table import SeatTable
 
 from companion.core.events import HostAdvanced, Nominated, OffenceGiven
-from companion.core.table_state import current_turn
-from companion.core.table_state import table as table_state
+from companion.core.sports.state import current_turn
+from companion.core.sports.state import table as table_state
 from companion.seats.lights import SWEEP_STEP
 from companion.seats.pinmap import PinMap, load_pinmap, parse_pinmap
 

@@ -20,12 +20,12 @@ from selftest_player import HOSTS, answering_factory
 from textual.app import App
 
 from companion import cli
-from companion.assembly import TableSpec, _open_seats
-from companion.config import Config, PathsConfig, SeatsConfig
-from companion.config_load import load_config
-from companion.console.table_screen import SeatCard, TableScreen
+from companion.config.load import load_config
+from companion.config.values import Config, PathsConfig, SeatsConfig
+from companion.console.sports.screen import SeatCard, TableScreen
 from companion.console.words import Words
-from companion.core.table_state import current_turn
+from companion.core.sports.state import current_turn
+from companion.live.assembly import TableSpec, _open_seats
 from companion.runner.clock import GameClock
 from companion.seats import selftest_command
 from companion.seats.pinmap import HARDWARE, load_pinmap

@@ -15,9 +15,9 @@ import io
 import pytest
 
 from bench.engine import Bot, parsed
-from companion.assembly import LiveTable, Outputs, TableSpec, Update
 from companion.core.effects import Effect, Say, TellHost
 from companion.core.events import GameSetUp
+from companion.live.assembly import LiveTable, Outputs, TableSpec, Update
 from companion.protocol.names import role_name
 from companion.runner.clock import FakeClock
 from companion.voice.catalogue_load import load_catalogue
@@ -108,7 +108,7 @@ def test_the_tables_stream_never_carries_a_role_or_a_check_answer(lang: str) -> 
 def test_the_host_log_and_captions_take_only_their_own_effects() -> None:
     """The sink hands each stream only its kind: a TellHost never reaches
     the captions, a Say never reaches the host log."""
-    from companion.rulesets import load_ruleset
+    from companion.config.rulesets import load_ruleset
 
     rules = load_ruleset("tournament")
     captions, host = io.StringIO(), io.StringIO()

@@ -14,7 +14,7 @@ import pytest
 from seat_table import SeatTable
 from selftest_player import HOSTS, Listener, answering_factory
 
-from companion.config import Config, VoiceConfig
+from companion.config.values import Config, VoiceConfig
 from companion.core.vocabulary import SELFTEST_CUES, names
 from companion.seats.buzzer import GpioBuzzer
 from companion.seats.pinmap import load_pinmap

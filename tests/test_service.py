@@ -24,8 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.runner.priority import FIFO_PRIORITY, PROCESS_NICE
-from companion.service import (
+from companion.ops.service import (
     SYSTEMD_RUNNING,
     WORDS,
     Command,
@@ -40,13 +39,8 @@ from companion.service import (
     uninstall_plan,
     unreachable,
 )
-from companion.service_status import (
-    ending_journaled,
-    read_show,
-    status_command,
-    status_lines,
-)
-from companion.service_unit import (
+from companion.ops.service_status import ending_journaled, read_show, status_command, status_lines
+from companion.ops.service_unit import (
     CACHE_DIR,
     GETTY_MARK,
     STATE_DIR,
@@ -54,6 +48,7 @@ from companion.service_unit import (
     exec_word,
     unit_text,
 )
+from companion.runner.priority import FIFO_PRIORITY, PROCESS_NICE
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = Path(sys.executable)
@@ -297,8 +292,8 @@ def test_the_units_environment_puts_the_clubs_data_in_the_state_folder(tmp_path:
         key, _, setting = value.partition("=")
         env[key] = setting
     code = (
-        "from companion.config import config_path\n"
-        "from companion.config_load import load_config\n"
+        "from companion.config.values import config_path\n"
+        "from companion.config.load import load_config\n"
         "from companion.ears.models import models_dir\n"
         "from companion.voice.tts import default_cache\n"
         "c = load_config()\n"

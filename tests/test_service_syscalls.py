@@ -1,5 +1,5 @@
 """The service's system-call filter (``SystemCallFilter=@system-service``,
-``~@privileged``, ``SystemCallErrorNumber=EPERM``: service_unit.py) lets
+``~@privileged``, ``SystemCallErrorNumber=EPERM``: ops/service_unit.py) lets
 the table's parts do all they do.
 
 The filter is read off the unit's own text and loaded as systemd loads it
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import seccomp_filter
 
-from companion.service_unit import UnitSettings, unit_text
+from companion.ops.service_unit import UnitSettings, unit_text
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"

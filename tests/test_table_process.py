@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from helpers import TOURNAMENT_ROLES
 
-from companion.assembly import TableSpec, Update
+from companion.config.rulesets import load_ruleset
 from companion.core.events import GameSetUp, HostAdvanced
+from companion.core.sports.state import table as table_state
 from companion.core.state import Game, Record
-from companion.core.table_state import table as table_state
-from companion.rulesets import load_ruleset
+from companion.live.assembly import TableSpec, Update
+from companion.live.table_process import TableFailed, TableOrder, TableProcess, TableWorker
+from companion.live.table_wire import StateReceiver, StateSender
 from companion.runner.journal import read
-from companion.table_process import TableFailed, TableOrder, TableProcess, TableWorker
-from companion.table_wire import StateReceiver, StateSender
 from companion.voice.settings import VoiceSettings
 
 ROLES_10 = tuple(TOURNAMENT_ROLES)
@@ -195,7 +195,7 @@ async def test_the_console_resumes_a_table_whose_process_died(tmp_path: Path) ->
     from console_driver import SIZE, WHEN, config
 
     from companion.console.app import ConsoleApp
-    from companion.console.table_screen import TableScreen
+    from companion.console.sports.screen import TableScreen
 
     app = ConsoleApp(config(tmp_path), now=lambda: WHEN, seed=7)
     assert app.own_process

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core import views
 from companion.core.effects import Effect, Say
 from companion.core.engine import new_game, step
 from companion.core.events import GameSetUp, HostAdvanced, TimeAdjusted, TimerExpired
+from companion.core.sports.state import current_turn
+from companion.core.sports.state import table as table_state
 from companion.core.step import IllegalInput
-from companion.core.table_state import current_turn
-from companion.core.table_state import table as table_state
-from companion.rulesets import load_ruleset
 from companion.runner.clock import FakeClock, Timers
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptError

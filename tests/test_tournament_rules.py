@@ -18,16 +18,16 @@ from typing import Any
 
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Effect, TellHost
 from companion.core.engine import step
 from companion.core.events import BestMoveMade, NightChoiceMade, Undone
-from companion.core.night import steps as night_steps
+from companion.core.sports.night import steps as night_steps
+from companion.core.sports.state import current_turn
+from companion.core.sports.state import table as table_state
 from companion.core.state import Game
 from companion.core.step import IllegalInput
-from companion.core.table_state import current_turn
-from companion.core.table_state import table as table_state
 from companion.protocol.report import protocol, records, summary
-from companion.rulesets import load_ruleset
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptError, parse_lines
 from tests.helpers import TOURNAMENT_ROLES, play, setup

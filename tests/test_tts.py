@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import Say
-from companion.rulesets import load_ruleset
 from companion.voice.announcer import Announcer
 from companion.voice.audio import AudioFormat, BadAudio, Clip, is_silent, read_wav, tone, write_wav
 from companion.voice.catalogue_load import load_catalogue

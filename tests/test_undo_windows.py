@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from helpers import TOURNAMENT_ROLES, play, setup
 
+from companion.config.rulesets import load_ruleset
 from companion.core import views
+from companion.core.sports.state import current_turn, table
 from companion.core.state import Game
-from companion.core.table_state import current_turn, table
 from companion.protocol.report import records
-from companion.rulesets import load_ruleset
 from companion.runner.journal import Journal, read
 from companion.runner.replay import ScriptReplay
 from companion.runner.resume import resume_journal

@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 
 from bench.engine import Bot, parsed
+from companion.config.rulesets import available_rulesets, load_ruleset
 from companion.core import vocabulary
 from companion.core.effects import Effect, Say, TellHost
 from companion.core.rules import Ruleset
@@ -50,7 +51,6 @@ from companion.core.vocabulary import (
 from companion.protocol import forum_text, model, report
 from companion.protocol.hostlog import HostLog
 from companion.protocol.report import _TEMPLATES as PROTOCOL_WORDS
-from companion.rulesets import available_rulesets, load_ruleset
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptLine, parse_lines, read_script
 from companion.runner.session import GameSession

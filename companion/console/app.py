@@ -26,12 +26,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..config import Config
+from ..club.last_setup import LastSetup, last_setup_path, load_last_setup, save_last_setup
+from ..club.roster import load_roster
+from ..config.rulesets import available_rulesets, load_ruleset
+from ..config.values import Config
 from ..core.events import GameSetUp
 from ..core.rules import Ruleset
-from ..last_setup import LastSetup, last_setup_path, load_last_setup, save_last_setup
-from ..roster import load_roster
-from ..rulesets import available_rulesets, load_ruleset
 from ..runner.clock import Clock
 from ..runner.resume import Unfinished, unfinished_game
 from ..runner.script import ScriptError, ScriptLine
@@ -39,7 +39,7 @@ from ..runner.sd_notify import ServiceWatchdog
 from ..runner.sd_notify import notify as sd_notify
 from .busy_screen import BusyScreen
 from .dialogs import AskYesNo
-from .forum_setup import first_game_day
+from .forum.setup import first_game_day
 from .history import Past, began, journal_past, where
 from .players_count import PlayersCount
 from .script_inputs import LAG_S, ScriptInputs, journal_records, line_number, played_in
@@ -297,7 +297,7 @@ class ConsoleApp(TableNews):
         except Exception as error:
             self._failed(error)
             return False
-        from .refusal_lines import journal_warning
+        from .refusals.lines import journal_warning
 
         for warning in warnings:  # a torn last line dropped, no lock file: in words
             self.notify(journal_warning(warning, self.words.lang), severity="warning")
@@ -310,7 +310,7 @@ class ConsoleApp(TableNews):
         return True
 
     def _failed(self, error: BaseException) -> None:
-        from .refusal_lines import error_line
+        from .refusals.lines import error_line
 
         log.error("the table could not be built: %s", error, exc_info=error)
         said = error_line(error, self.words.lang)  # a broken journal's line, in words
@@ -324,8 +324,8 @@ class ConsoleApp(TableNews):
         past: Past | None = None,
     ) -> None:
         """The table's screen; ``past``: a resumed game's journal, for its log."""
-        from .forum_screen import ForumScreen
-        from .table_screen import TableScreen
+        from .forum.screen import ForumScreen
+        from .sports.screen import TableScreen
 
         table = self.table
         assert table is not None
@@ -423,7 +423,9 @@ class ConsoleApp(TableNews):
 def _import_game_screens() -> None:
     """The game's screens, imported once the first screen is drawn (not
     before it: it does not wait for them; not at F5: the table shows at once)."""
-    from . import forum_screen, protocol_screen, table_screen  # noqa: F401
+    from . import protocol_screen  # noqa: F401
+    from .forum import screen as forum_screen  # noqa: F401
+    from .sports import screen as table_screen  # noqa: F401
 
 
 def _forget_gone_widgets() -> None:

@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from ..config.rulesets import load_ruleset
 from ..core.effects import Effect
 from ..core.state import Game
 from ..core.views import phase_name
 from ..protocol import deal as fair
-from ..rulesets import load_ruleset
 from ..runner.journal import read
 from ..runner.replay import ScriptReplay
 from ..runner.script import parse_lines
-from .forum_words import ForumWords
-from .seat_view import phase_line
+from .forum.words import ForumWords
+from .sports.seat_view import phase_line
 from .words import Words
 
 log = logging.getLogger(__name__)

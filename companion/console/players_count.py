@@ -17,8 +17,8 @@ import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
+from ..club.roster import Warn, forget, remember
 from ..core.state import Game
-from ..roster import Warn, forget, remember
 from .setup_ask import is_filled_in
 
 

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..config.rulesets import load_ruleset
 from ..core.events import Event, GameSetUp
-from ..rulesets import load_ruleset
 from ..runner.journal import read
 from ..runner.script import ScriptError, ScriptLine, read_script
 

@@ -16,7 +16,7 @@ from textual.widgets import Button, Label
 
 from ..core.events import GameSetUp
 from .dialogs import AskYesNo
-from .forum_words import ForumWords
+from .forum.words import ForumWords
 from .words import EN, RU, Words
 
 #: Past this many characters the names are counted, not listed (the

@@ -9,7 +9,7 @@ anybody can know a role; the protocol reveals the seed after the game and
 The form is filled in one pass: Enter moves to the next field (in the last
 one, or on F5, ctrl+s or the button, it asks once before the start:
 ``setup_ask``); the start button takes no focus, so Tab and Shift+Tab never
-land on it; the last set-up (``companion.last_setup``) is offered again."""
+land on it; the last set-up (``companion.club.last_setup``) is offered again."""
 
 from __future__ import annotations
 
@@ -26,13 +26,13 @@ from textual.suggester import SuggestFromList
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Select, Static
 
+from ..club.last_setup import LastSetup
+from ..club.roster import clean_name
 from ..core.events import GameSetUp
 from ..core.rules import Ruleset
-from ..last_setup import LastSetup
 from ..protocol import deal as fair
-from ..roster import clean_name
-from .forum_setup import ForumFields, first_dealt, forum_deal, is_forum
-from .forum_words import ForumWords
+from .forum.setup import ForumFields, first_dealt, forum_deal, is_forum
+from .forum.words import ForumWords
 from .setup_ask import AskToStart, start_question
 from .words import Words
 

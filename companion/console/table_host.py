@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from ..config import Config
+from ..config.rulesets import load_ruleset
+from ..config.values import Config
 from ..core.events import Event
 from ..core.rules import Ruleset
-from ..rulesets import load_ruleset
 from ..runner.clock import Clock, GameClock
 from ..runner.resume import resume_journal
 from ..runner.script import ScriptLine
@@ -35,9 +35,9 @@ from ..runner.session import GameSession
 from .script_inputs import ScriptFeeder
 
 if TYPE_CHECKING:  # the voice stack (numpy, PortAudio) loads while the set-up screen shows
-    from ..assembly import LiveTable, Update
     from ..ears.hearing import EarsSettings
-    from ..table_process import TableProcess, TableWorker
+    from ..live.assembly import LiveTable, Update
+    from ..live.table_process import TableProcess, TableWorker
     from ..voice.settings import VoiceSettings
     from ..voice.speaker import Speaker
 
@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # the voice stack (numpy, PortAudio) loads while the set-up s
 log = logging.getLogger(__name__)
 
 #: what a table needs and the set-up screen does not: loaded in the background
-TABLE_MODULES = ("companion.assembly",)
+TABLE_MODULES = ("companion.live.assembly",)
 #: the practice speed the simulated table's key switches to when the
 #: console's ``--speed`` gives none (docs/console.md, "Practice speed")
 PRACTICE_SPEED = 10.0
@@ -142,7 +142,7 @@ class TableHost:
     def _spawn_spare(self) -> None:
         """A table process made ready while the host looks at a screen."""
         if self._spare is None:
-            from ..table_process import TableWorker
+            from ..live.table_process import TableWorker
 
             self._spare = TableWorker(_log_file(), self.voice_settings())
 
@@ -237,7 +237,7 @@ class TableHost:
         *,
         resume: Path | None = None,
     ) -> AnyTable:
-        from ..assembly import LiveTable, Outputs, TableSpec
+        from ..live.assembly import LiveTable, Outputs, TableSpec
         from ..seats.silent import silent_seats_for  # not before the first screen
 
         config = self.config
@@ -254,7 +254,7 @@ class TableHost:
         )
         number = self.number + 1
         if self.own_process:
-            from ..table_process import TableOrder
+            from ..live.table_process import TableOrder
 
             self._spawn_spare()
             worker, self._spare = self._spare, None

@@ -18,8 +18,8 @@ from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from ..config import Config
-from ..rulesets import load_ruleset
+from ..config.rulesets import load_ruleset
+from ..config.values import Config
 from ..runner.sd_notify import notify as sd_notify
 from .players_count import PlayersCount
 from .protocol_files import set_aside
@@ -78,8 +78,8 @@ class TableNews(App[None]):
 
     # --- what the table posts ---------------------------------------------------------
     def on_table_updated(self, message: TableUpdated) -> None:
-        from .forum_screen import ForumScreen
-        from .table_screen import TableScreen
+        from .forum.screen import ForumScreen
+        from .sports.screen import TableScreen
 
         if message.table != self.host.number:
             return
@@ -156,16 +156,16 @@ class TableNews(App[None]):
         health = (self.ears_health or EarsHealth()).after(what, line, self._now())
         self.ears_health = health
         sd_notify("STATUS=" + status_text(health))
-        from .forum_screen import ForumScreen
-        from .table_screen import TableScreen
+        from .forum.screen import ForumScreen
+        from .sports.screen import TableScreen
 
         if isinstance(self.screen, TableScreen | ForumScreen):
             self._show_parts(self.screen)
 
     def on_table_refused(self, message: TableRefused) -> None:
-        from .forum_screen import ForumScreen
-        from .refusals import refusal_line
-        from .table_screen import TableScreen
+        from .forum.screen import ForumScreen
+        from .refusals.wording import refusal_line
+        from .sports.screen import TableScreen
 
         if message.table != self.host.number:
             return

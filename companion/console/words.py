@@ -253,7 +253,7 @@ RU: dict[str, str] = {
     "undo.deadline": "срок",
     "undo.role_changed": "смена роли игрока {seat}",
     "undo.win_declared": "объявленная победа",
-    # the core's reasons for a proposal (companion/core/voting.py)
+    # the core's reasons for a proposal (companion/core/sports/voting.py)
     "reason.voted for a second nominee": "голос за второго кандидата",
     "reason.voted for themself": "голос за себя",
     "reason.hand lifted before «Спасибо»": "рука поднята до «Спасибо»",

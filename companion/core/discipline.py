@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from . import outcome
 from .rules import LadderStep, Offence
+from .sports.state import queued_turn, table_or_blank
 from .state import Out
 from .step import IllegalInput, Step, living, require, seat_in_range
-from .table_state import queued_turn, table_or_blank
 
 
 def find_offence(t: Step, key: str) -> Offence:

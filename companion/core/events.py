@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..textfiles.toml_table import ID
+from .forum.rules import DEADLINES, FORUM_ACTIONS, FORUM_OPTIONS
 from .rules import Ruleset
-from .rules_forum import DEADLINES, FORUM_ACTIONS, FORUM_OPTIONS
-from .toml_table import ID
 
 _DATE = re.compile(r"[0-9]{4}-[01][0-9]-[0-3][0-9]\Z")
 #: a forum clock time: "HH:MM:SS", or with its date "YYYY-MM-DDTHH:MM:SS"

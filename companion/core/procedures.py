@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from . import forum, sports_table
+from .forum import procedure as forum
+from .sports import procedure as sports_table
 from .state import Game
 from .step import Procedure
 

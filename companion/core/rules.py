@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .rules_forum import ForumRules
+from .forum.rules import ForumRules
 
 #: What an offence costs. ``count`` adds to the ladder (a remark in the club
 #: text, a foul in the tournament text); the others act at once.

@@ -1,7 +1,7 @@
 """Parse a ruleset's TOML text into the frozen values of :mod:`rules`.
 
 Pure: the caller reads the file and passes its text and a ``source`` name used
-in messages. Every problem raises :class:`RulesetError` naming the source,
+in messages. Every problem raises :class:`DataFileError` naming the source,
 the dotted key and the line, e.g.::
 
     rulesets/club.toml:42: offences.speech_out_of_turn.cost: 'fowl' is not one
@@ -26,7 +26,19 @@ from collections.abc import Iterator
 from dataclasses import MISSING, fields
 from typing import cast, get_args
 
+from ..textfiles.toml_table import (
+    ID,
+    SNAKE,
+    Context,
+    DataFileError,
+    TomlTable,
+    parse_toml,
+    show,
+    toml_syntax_error,
+)
 from .events import SPEECH_KINDS
+from .forum.rules import ForumRules
+from .forum.ruleset_load import parse_forum
 from .rules import (
     DEFAULT_NIGHT_RESOLUTION,
     Bites,
@@ -47,21 +59,9 @@ from .rules import (
     Voting,
     WinKind,
 )
-from .rules_forum import ForumRules
-from .ruleset_forum import parse_forum
 from .ruleset_words import parse_forbidden_words
-from .toml_table import (
-    ID,
-    SNAKE,
-    Context,
-    RulesetError,
-    TomlTable,
-    parse_toml,
-    show,
-    toml_syntax_error,
-)
 
-__all__ = ["RulesetError", "parse_ruleset", "toml_syntax_error"]
+__all__ = ["DataFileError", "parse_ruleset", "toml_syntax_error"]
 
 #: Seats a ruleset may allow: a game needs two, and no club table holds more
 #: than twenty (the voice renders every seat's phrases ahead of time).

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from ..textfiles.toml_table import TomlTable, show
 from .rules import ForbiddenWords
-from .toml_table import TomlTable, show
 
 #: words in one phrase: «клянусь всем святым что я мирный» is an oath
 #: already at its first word

@@ -9,8 +9,8 @@ those figures, so a replay does exactly what the live table did.
 from __future__ import annotations
 
 from .events import Remaining, TimeAdjusted, TimersPaused
+from .sports.state import table_or_blank
 from .step import Step, require
-from .table_state import table_or_blank
 
 
 def _running(t: Step) -> set[str]:

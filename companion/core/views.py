@@ -7,9 +7,16 @@ All derived from ``Game``; nothing here changes state.
 from __future__ import annotations
 
 from . import procedures
-from .rights import may_nominate, may_speak, may_vote, next_speech_s, regular_speech_s, tie_speech_s
+from .sports.rights import (
+    may_nominate,
+    may_speak,
+    may_vote,
+    next_speech_s,
+    regular_speech_s,
+    tie_speech_s,
+)
+from .sports.views import FAST_BLINK, HOLDING, IDLE, MAY_VOTE, OFF, PENALISED, SLOW_BLINK, STEADY
 from .state import Game
-from .table_views import FAST_BLINK, HOLDING, IDLE, MAY_VOTE, OFF, PENALISED, SLOW_BLINK, STEADY
 
 __all__ = [
     "FAST_BLINK",

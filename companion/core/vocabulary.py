@@ -199,7 +199,7 @@ SELFTEST_CUES: dict[str, Args] = {
     "selftest_failed": (),
 }
 
-#: Cues the live table says of its own, not the engine (assembly.py,
+#: Cues the live table says of its own, not the engine (live/assembly.py,
 #: runner/journal_watch.py; docs/faults.md): the journal's disk nearly full,
 #: full (the journal goes on elsewhere), or taking no more (inputs refused).
 #: Any game can need them, so a voice renders them ahead with the game's.

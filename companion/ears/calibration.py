@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
-from ..config import APP
+from ..config.values import APP
 from .array import (
     GEOMETRIES,
     Calibration,

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.events import FLAG_KINDS
+from ..core.sports.state import current_turn, table_or_blank
 from ..core.state import Game
-from ..core.table_state import current_turn, table_or_blank
 from ..core.views import phase_name
 from .detect import Segment
 

@@ -36,10 +36,10 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from ..child_log import log_to
 from ..core.events import WORD_KIND, Event, SpeechFlagged
+from ..core.sports.state import current_turn, table_or_blank
 from ..core.state import Game
-from ..core.table_state import current_turn, table_or_blank
+from ..runner.child_log import log_to
 from .hearing import EarsSettings, hear
 from .restarts import RestartPolicy, ending
 from .watch import FlagWatcher, LevelGate

@@ -37,7 +37,7 @@ from typing import TextIO
 
 import platformdirs
 
-from ..config import APP
+from ..config.values import APP
 
 OFFICIAL_URL = "https://alphacephei.com/vosk/models/"
 URL_ENV = "COMPANION_MODELS_URL"

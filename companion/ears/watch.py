@@ -25,8 +25,8 @@ import statistics
 from collections import deque
 from dataclasses import dataclass
 
+from ..core.sports.state import current_turn, table_or_blank
 from ..core.state import Game
-from ..core.table_state import current_turn, table_or_blank
 from ..core.views import phase_name
 from .flags import OVERRUN_GRACE_S, Flag, rule_broken
 

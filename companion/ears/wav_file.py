@@ -31,8 +31,8 @@ from typing import Any, BinaryIO
 import numpy as np
 import numpy.typing as npt
 
-from ..cli_words import line
-from ..regular_file import FileRefused, open_regular
+from ..commands.words import line
+from ..textfiles.regular_file import FileRefused, open_regular
 from ..voice.audio import EXTENSIBLE, FLOAT, PCM, decode
 
 __all__ = ["MAX_HOURS", "WavFormat", "WavRecording", "WavRefused"]

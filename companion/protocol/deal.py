@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.rules import Ruleset
-from ..printable import printable
+from ..textfiles.printable import printable
 
 #: seeds are drawn below this (the input codec bounds them below 2**64)
 SEED_LIMIT = 2**63

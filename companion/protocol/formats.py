@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..printable import printable, printable_json, printable_lines
+from ..textfiles.printable import printable, printable_json, printable_lines
 from .model import Entry, Protocol
 from .names import clause_text
 from .page import to_html

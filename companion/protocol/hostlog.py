@@ -12,7 +12,7 @@ from typing import TextIO
 from ..core.effects import Effect, Ignored, ProposeOffence, TellHost
 from ..core.events import WORD_REASON
 from ..core.rules import Ruleset
-from ..printable import printable
+from ..textfiles.printable import printable
 from .forum_text import WORDS, note_text
 from .lines import flag_fields
 from .names import clause_text, offence_text, role_name, team_name
@@ -91,7 +91,7 @@ _MORE = {
     },
 }
 
-#: the core's reasons for an ``Ignored`` (core/voting.py, core/sports_table.py)
+#: the core's reasons for an ``Ignored`` (core/sports/voting.py, core/sports/procedure.py)
 _IGNORED = (
     (re.compile(r"seat (\d+) pressed after «Спасибо»"), "pressed_after_thanks"),
     (re.compile(r"seat (\d+) may not vote"), "may_not_vote"),

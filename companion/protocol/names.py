@@ -73,13 +73,13 @@ def humane(key: str) -> str:
 @cache
 def bundled_rulesets() -> tuple[Ruleset, ...]:
     """The rulesets shipped, for words when no game is at hand."""
-    from ..rulesets import RulesetError, available_rulesets, load_ruleset
+    from ..config.rulesets import DataFileError, available_rulesets, load_ruleset
 
     found = []
     for name in available_rulesets():
         try:
             found.append(load_ruleset(name))
-        except (RulesetError, OSError):  # a broken file is the rulesets command's to report
+        except (DataFileError, OSError):  # a broken file is the rulesets command's to report
             continue
     return tuple(found)
 

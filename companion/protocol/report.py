@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core import views
+from ..core.sports.state import table_or_blank
 from ..core.state import Game, Record
-from ..core.table_state import table_or_blank
 from .lines import flag_fields, texts
 from .names import offence_text, role_name
 from .templates import FLAG_WORDS, TEMPLATES

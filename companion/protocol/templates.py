@@ -270,7 +270,7 @@ KIND_WORDS: dict[str, dict[str, str]] = {
     },
 }
 
-#: the table's timers (core/sports_table.py) as words
+#: the table's timers (core/sports/procedure.py) as words
 TIMER_WORDS: dict[str, dict[str, str]] = {
     "ru": {
         "turn": "речь",

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.rules import Ruleset
-from ..printable import printable
-from ..regular_file import FileRefused, read_regular
+from ..textfiles.printable import printable
+from ..textfiles.regular_file import FileRefused, read_regular
 from . import deal as fair
 from . import played
 from .formats import FORMAT

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from ..core.events import DeadlineNear, DeadlinePassed, Event
-from ..core.forum_state import open_deadlines
+from ..core.forum.state import open_deadlines
 from ..core.state import Game
 
 log = logging.getLogger(__name__)

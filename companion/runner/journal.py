@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..regular_file import MAX_FILE, FileRefused, open_regular
+from ..textfiles.regular_file import MAX_FILE, FileRefused, open_regular
 from .journal_check import (
     JournalDamaged,
     JournalError,
@@ -198,7 +198,7 @@ class Journal:
         try:
             fd = open_regular(path, os.O_RDWR | os.O_APPEND, MAX_FILE)
         except FileRefused:
-            raise  # not a journal's file: its own line (regular_file.py)
+            raise  # not a journal's file: its own line (textfiles/regular_file.py)
         except FileNotFoundError:
             raise JournalError(
                 f"{path}: no such journal; a game is journaled from its start with "

@@ -19,7 +19,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..regular_file import MAX_FILE, read_regular, read_start
+from ..textfiles.regular_file import MAX_FILE, read_regular, read_start
 from .script import MAX_LINE
 
 SUM_LENGTH = 16
@@ -226,7 +226,7 @@ def read(path: Path) -> JournalText:
         raise JournalError(f"{path}: is a folder, not a journal")
     path, notes = follow(path)
     # A regular file within the limit: a FIFO, /dev/zero or an 8-GiB sparse
-    # file is one line (regular_file.py), never a hang or a MemoryError.
+    # file is one line (textfiles/regular_file.py), never a hang or a MemoryError.
     text = verify(read_regular(path, MAX_FILE), str(path), read_head(path))
     text.warnings[:0] = notes
     return text

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..regular_file import FileRefused, read_start
+from ..textfiles.regular_file import FileRefused, read_start
 from .journal_check import JournalError, lock_path, moved_line
 
 

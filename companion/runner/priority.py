@@ -5,7 +5,7 @@ may wake a sleeping thread several milliseconds after its timer ran out: the
 timer loop and the audio callback then fire late. With SCHED_FIFO they run
 as soon as they wake, ahead of every ordinary thread. That takes root,
 CAP_SYS_NICE or a high enough RLIMIT_RTPRIO (the systemd unit sets
-LimitRTPRIO= and LimitNICE=: service_unit.py); without it we ask for a high
+LimitRTPRIO= and LimitNICE=: ops/service_unit.py); without it we ask for a high
 nice priority instead, and without that we run as we are and say so once.
 """
 

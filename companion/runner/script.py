@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import regular_file
 from ..core.events import BadEvent, Event
 from ..core.rules import Ruleset
-from ..core.ruleset_load import RulesetError
+from ..core.ruleset_load import DataFileError
+from ..textfiles import regular_file
 from . import codec
 from .bulk import without_gc_pauses
 from .codec import RulesetLoader, shown
@@ -148,7 +148,7 @@ def parse_line(
         # at a timer's deadline must meet it exactly, however it was summed.
         at = round(_time(obj, now), 6)
         event = codec.decode(name, obj, load_ruleset)
-    except (BadEvent, RulesetError) as error:
+    except (BadEvent, DataFileError) as error:
         raise fail(str(error)) from None
     fields = {k: v for k, v in obj.items() if k not in ("at", "after", "sum")}
     return ScriptLine(number, at, fields, text, event)

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..config.rulesets import ruleset_digest
 from ..core.effects import Effect, Ignored
 from ..core.engine import apply
 from ..core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused, Undone
 from ..core.state import Game
-from ..rulesets import ruleset_digest
 from . import codec
 from .clock import Deadlines, Kept, Timers
 from .journal import Journal

@@ -14,10 +14,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.toml_table import (
+from ..paths import PROJECT
+from ..textfiles.toml_table import (
     MAX_FILE_BYTES,
     Context,
-    RulesetError,
+    DataFileError,
     TomlTable,
     decode_toml,
     parse_toml,
@@ -35,10 +36,10 @@ MAX_BOUNCE_MS = 1000.0
 #: shorter) and an hour at the latest.
 MIN_STUCK_S, MAX_STUCK_S = 1.0, 3600.0
 _SEAT_KEY = re.compile(r"[1-9][0-9]?")
-HARDWARE = Path(__file__).resolve().parent.parent.parent / "hardware"
+HARDWARE = PROJECT / "hardware"
 
 
-class PinMapError(RulesetError):
+class PinMapError(DataFileError):
     """A pin map that cannot be used; ``str()`` names the file, line and key."""
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .selftest import MAX_TIMEOUT_S, Prompt, SelfTestReport, run_selftest
 
 if TYPE_CHECKING:
-    from ..config import Config
+    from ..config.values import Config
     from ..voice.prompts import Prompter
     from .pinmap import PinMap
 
@@ -56,8 +56,8 @@ def selftest_command(args: argparse.Namespace) -> int:
     and a report in which every button is silent, says so first, and keeps
     no record for the console.
     """
-    from ..config import ConfigError
-    from ..config_load import load_config
+    from ..config.load import load_config
+    from ..config.values import ConfigError
     from .gpio import SIMULATED_PINS, GpioSeats, GpioUnavailable, describe_factory, pin_factory
     from .pinmap import PinMapError, load_pinmap
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from .pinmap import HOST_BUTTONS, MAX_SEATS
 
 if TYPE_CHECKING:
-    from ..config import Config
+    from ..config.values import Config
 
 log = logging.getLogger(__name__)
 

@@ -134,7 +134,7 @@ def read_wav(path: Path) -> Clip:
     """A WAV file as a 16-bit clip in the file's own rate and channels;
     regular files of at most ``MAX_CLIP`` bytes only (a FIFO is refused at
     once, not waited on)."""
-    from ..regular_file import read_regular
+    from ..textfiles.regular_file import read_regular
 
     try:
         data = read_regular(path, MAX_CLIP)

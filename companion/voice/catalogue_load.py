@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import NoReturn
 
-from ..core.toml_lines import KeyPath, clip, format_path, key_lines, line_of
-from ..core.toml_table import MAX_ENTRIES, MAX_FILE_BYTES, decode_toml, parse_toml, show
+from ..textfiles.toml_lines import KeyPath, clip, format_path, key_lines, line_of
+from ..textfiles.toml_table import MAX_ENTRIES, MAX_FILE_BYTES, decode_toml, parse_toml, show
 from . import numerals
 from .phrases import (
     _GENDERS,

@@ -3,8 +3,8 @@ listed and every phrase pre-rendered (``companion voices list|build``)."""
 
 from __future__ import annotations
 
+from ..config.rulesets import load_ruleset
 from ..core.effects import Say
-from ..rulesets import load_ruleset
 from .announcer import Announcer
 from .catalogue_load import load_catalogue
 from .cue_args import check_cue_args, check_seats

@@ -38,12 +38,9 @@ import itertools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
+from ..core.forum.rules import DEADLINES
 from ..core.rules import Ruleset
-from ..core.rules_forum import DEADLINES
-from ..core.toml_lines import KeyPath, clip_message, error_line, format_path
-from ..core.toml_table import show
 from ..core.vocabulary import (
     CUES,
     RULESET_CUES,
@@ -52,6 +49,9 @@ from ..core.vocabulary import (
     names,
     procedure_cues,
 )
+from ..paths import PROJECT
+from ..textfiles.toml_lines import KeyPath, clip_message, error_line, format_path
+from ..textfiles.toml_table import show
 from . import numerals
 
 __all__ = [
@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 #: The repository's catalogues.
-VOICES_DIR = Path(__file__).resolve().parent.parent.parent / "voices"
+VOICES_DIR = PROJECT / "voices"
 
 #: Arguments of every cue the engine says, by name. The engine declares
 #: them with their kinds (``core.vocabulary``); a catalogue needs the names.

@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any, NamedTuple, Protocol, TextIO
 
-from ..printable import printable
 from ..runner.priority import raise_priority
+from ..textfiles.printable import printable
 from .audio import TTS_FORMAT, AudioFormat, Clip
 from .floor import Floor, Started
 from .lane import (

@@ -1,0 +1,1 @@
+"""The club's data: roster, last set-up, backups, restore, update and their commands."""

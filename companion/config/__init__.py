@@ -1,0 +1,1 @@
+"""The club's settings: the config file (values, reading, showing) and the ruleset files it names."""

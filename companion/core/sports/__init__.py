@@ -1,0 +1,1 @@
+"""The sports table: its procedure, state, day, voting, night, rights and views."""

@@ -1,0 +1,1 @@
+"""One live table: its parts put together, its process and the wire to it, a script replayed live."""

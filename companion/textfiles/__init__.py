@@ -1,0 +1,1 @@
+"""The files people write and the text we show from them: the line-tracking TOML reader every data file uses (rulesets, config, roster, pin maps), files read with limits, text made safe for a terminal."""
