@@ -11,6 +11,7 @@ import Game`` the module ``state``).
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,3 +112,116 @@ def test_the_cycle_finder_finds_a_hidden_loop() -> None:
     edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert cycles(edges) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+#: The packages from the bottom up: a module imports its own package and the
+#: layers below it, never a layer above nor another package of its own layer.
+#: A package is named by its dotted prefix; the longest prefix counts.
+LAYERS: list[tuple[str, ...]] = [
+    ("companion.paths", "companion.textfiles"),
+    ("companion.core",),
+    ("companion.config",),
+    ("companion.runner",),
+    ("companion.protocol", "companion.voice"),
+    ("companion.seats", "companion.ears"),
+    ("companion.live",),
+    ("companion.club",),
+    ("companion.ops",),
+    ("companion.console",),
+    ("companion.commands",),
+    ("companion.cli",),
+]
+#: Imports that go up, each with why it is still there and where it goes.
+UPWARD: dict[tuple[str, str], str] = {
+    (
+        "companion.live.table_process",
+        "companion.console.refusals.lines",
+    ): "the table's process words a table that cannot be built as the console "
+    "words its refusals (deferred import); the refusal words go below live "
+    "when each procedure brings its own words (issue 25, part 3)",
+}
+
+
+def layer_of(module: str) -> tuple[int, str]:
+    """The layer a module sits in and the package that puts it there."""
+    best = (-1, "")
+    for level, packages in enumerate(LAYERS):
+        for package in packages:
+            if (module == package or module.startswith(package + ".")) and len(package) > len(
+                best[1]
+            ):
+                best = (level, package)
+    return best
+
+
+def test_every_module_sits_in_a_layer() -> None:
+    unplaced = [m for m in modules() if m != "companion" and layer_of(m)[0] < 0]
+    assert unplaced == [], "add the package to LAYERS in tests/test_layout.py"
+
+
+def test_packages_import_downward_only() -> None:
+    wrong = []
+    for module, imported in graph().items():
+        if module == "companion":
+            continue
+        level, package = layer_of(module)
+        for other in sorted(imported):
+            other_level, other_package = layer_of(other)
+            if other_package == package or (module, other) in UPWARD:
+                continue
+            if other_level > level:
+                wrong.append(f"{module} -> {other}: up from {package} to {other_package}")
+            elif other_level == level:
+                wrong.append(f"{module} -> {other}: sideways, {package} and {other_package}")
+    assert wrong == []
+
+
+def test_every_upward_import_listed_is_still_there() -> None:
+    """An exception that no longer holds is taken out of UPWARD."""
+    edges = graph()
+    assert [edge for edge in UPWARD if edge[1] not in edges.get(edge[0], set())] == []
+
+
+def test_the_layers_hold_what_they_say() -> None:
+    """The check above can fail: an import up, and one sideways, are found."""
+    assert layer_of("companion.core.sports.day") == (1, "companion.core")
+    assert layer_of("companion.console.app")[0] > layer_of("companion.live.assembly")[0]
+    assert layer_of("companion.ears.link")[0] == layer_of("companion.seats.gpio")[0]
+
+
+TREE_LINE = re.compile(r"^(?P<indent> *)(?P<name>[\w.]+/|\w+\.(?:py|tcss))(?:\s|$)")
+
+
+def architecture_tree() -> set[str]:
+    """The paths the tree in docs/architecture.md's "The parts" names
+    (relative to the repository), folders by their indentation."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = text.split("## The parts", 1)[1].split("```", 2)[1]
+    named: set[str] = set()
+    folders: list[tuple[int, str]] = []  # (indent, folder name) down to here
+    for line in block.splitlines():
+        found = TREE_LINE.match(line)
+        if not found:
+            continue
+        indent = len(found["indent"])
+        while folders and folders[-1][0] >= indent:
+            folders.pop()
+        path = "".join(folder for _, folder in folders) + found["name"]
+        if path.endswith("/"):
+            folders.append((indent, found["name"]))
+        else:
+            named.add(path)
+    return named
+
+
+def test_every_module_is_named_in_the_architecture() -> None:
+    """docs/architecture.md's tree names every module, and nothing that is
+    not there (a module moved or gone is not left behind in the papers)."""
+    named = architecture_tree()
+    present = {
+        path.relative_to(ROOT).as_posix()
+        for path in PACKAGE.rglob("*")
+        if path.suffix in (".py", ".tcss") and path.name != "__init__.py"
+    }
+    assert sorted(present - named) == [], "modules docs/architecture.md does not name"
+    assert sorted(named - present) == [], "names in docs/architecture.md with no module"
