@@ -14,7 +14,7 @@ holds a block, whatever the file's length.
 
 A recording refused is ``WavRefused`` (a ``FileRefused``, so an
 ``OSError``): one line naming the file and what is wrong with it, in the
-user's language (``cli_words.LINES``' ``wav_*`` keys).
+user's language (``wav_words.WAV_LINES``).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from typing import Any, BinaryIO
 import numpy as np
 import numpy.typing as npt
 
-from ..commands.words import line
 from ..textfiles.regular_file import FileRefused, open_regular
 from ..voice.audio import EXTENSIBLE, FLOAT, PCM, decode
+from .wav_words import wav_line
 
 __all__ = ["MAX_HOURS", "WavFormat", "WavRecording", "WavRefused"]
 
@@ -56,15 +56,15 @@ NO_LIMIT = 2**63 - 1
 
 class WavRefused(FileRefused):
     """A recording that cannot be read: ``said(lang)`` is one line naming
-    the file, the why from ``cli_words.LINES[key]``; ``str()`` English."""
+    the file, the why from ``wav_words.WAV_LINES[key]``; ``str()`` English."""
 
     def __init__(self, path: Path | str, key: str, **fields: Any) -> None:
         self.key, self.fields = key, fields
-        OSError.__init__(self, errno.EINVAL, line(key, "en", **fields), str(path))
+        OSError.__init__(self, errno.EINVAL, wav_line(key, "en", **fields), str(path))
         self.path, self.reason, self.size, self.limit = Path(path), key, 0, 0
 
     def why(self, lang: str) -> str:
-        return line(self.key, lang, **self.fields)
+        return wav_line(self.key, lang, **self.fields)
 
 
 @dataclass(frozen=True, slots=True)
