@@ -1,14 +1,16 @@
 """The papers keep up with the code (issue 25, part 5).
 
 docs/config.md names every key the config reader takes and every ruleset
-that ships. Each list is read from the code, so a key added without its
-line in the docs fails here, naming it.
+that ships; docs/dependencies.md names every package pyproject.toml
+installs. Each list is read from the code, so a key or a package added
+without its line in the docs fails here, naming it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+import tomllib
 from pathlib import Path
 
 from companion.config.load import SECTIONS
@@ -70,3 +72,28 @@ def test_config_md_names_every_shipped_ruleset() -> None:
     shipped = sorted(path.stem for path in (ROOT / "rulesets").glob("*.toml"))
     assert shipped, "no rulesets found"
     assert [name for name in shipped if f"`{name}`" not in row] == []
+
+
+def _requirement_names() -> list[str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    specs = [*project["dependencies"], *project["optional-dependencies"]["dev"]]
+    names = []
+    for spec in specs:
+        match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", spec)
+        assert match, spec
+        names.append(match.group(0).lower())
+    return names
+
+
+def test_dependencies_md_names_every_package_pyproject_installs() -> None:
+    text = (DOCS / "dependencies.md").read_text(encoding="utf-8")
+    # the first cell of each table row: what the row is about
+    named = " ".join(
+        line.split("|")[1].lower() for line in text.splitlines() if line.startswith("| ")
+    )
+    missing = [
+        name
+        for name in _requirement_names()
+        if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", named)
+    ]
+    assert missing == [], "packages docs/dependencies.md does not name"
