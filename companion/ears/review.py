@@ -24,7 +24,7 @@ from typing import Any, Literal, Protocol
 from ..core.rules import Ruleset
 from ..core.state import Game
 from .capture import RATE, Samples
-from .detect import CHUNK, LIFT_DB, DetectorName, Segment
+from .detect import CHUNK, DEFAULT_DETECTOR, LIFT_DB, DetectorName, Segment
 from .flags import flags_for
 from .wav_file import WavRecording, WavRefused
 
@@ -48,7 +48,7 @@ def review(
     layout: Layout = "single",
     journal: Path | None = None,
     load_ruleset: Callable[[str], Ruleset] | None = None,
-    detector: DetectorName = "both",
+    detector: DetectorName = DEFAULT_DETECTOR,
     calibration: Path | None = None,
     above_room_db: float = LIFT_DB,
 ) -> dict[str, Any]:
