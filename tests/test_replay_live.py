@@ -126,7 +126,11 @@ def test_a_realtime_replay_keeps_the_scripts_order_when_its_feeder_is_late(
     # script goes on after it: a feeder late by more than that must not let
     # the timer go first.
     script = tmp_path / "script.jsonl"
-    lines = [*SCRIPT[:2], '{"at": 20.85, "input": "press", "seat": 5}', '{"at": 30, "input": "wait"}']
+    lines = [
+        *SCRIPT[:2],
+        '{"at": 20.85, "input": "press", "seat": 5}',
+        '{"at": 30, "input": "wait"}',
+    ]
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     reference = tmp_path / "reference.jsonl"
     done = companion("replay", script, "--journal", reference, "--json")
