@@ -24,7 +24,10 @@ plays (``Ruleset.procedure``) and the engine asks it:
 * ``seat_removed`` and ``removed_speaker``: tidy the procedure's state when
   discipline removes a seat (a nominee dropped, a vote going with its
   voter, a turn cut short);
-* ``phase_name`` and ``lights``: what the shells read off the state.
+* ``phase_name`` and ``lights``: what the shells read off the state;
+* ``microphone``: what speech heard now breaks (``MicrophoneRule``): the
+  ears ask it, so a procedure whose phases are not the sports table's
+  (the forum's hours-long night) is not judged by the sports table's.
 """
 
 from __future__ import annotations
@@ -231,6 +234,25 @@ class Step:
 Handler = Callable[[Step, Event], None]
 Action = Callable[[Step], None]
 
+#: what speech breaks and whose it is: (one of ``events.SPEECH_KINDS``, the
+#: seat, or None when the layout cannot tell whose)
+Breach = tuple[str, int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class MicrophoneRule:
+    """A procedure's microphone rule (companion/ears/flags.py and
+    ears/watch.py ask it; docs/listening.md). Pure functions of the state:
+    the ears add the time (an overrun's grace, a flag's moment)."""
+
+    #: what speech heard now from ``seat`` (None: the layout cannot tell
+    #: whose) breaks, and whose it is; None when it may be spoken
+    broken: Callable[[Game, int | None], Breach | None]
+    #: the running turn whose time is up, as a key that changes when another
+    #: turn's is (None: no turn runs over): an overrun counts its grace from
+    #: the first state with that key
+    running_over: Callable[[Game], tuple[int | str, ...] | None]
+
 
 @dataclass(frozen=True, slots=True)
 class Procedure:
@@ -262,6 +284,8 @@ class Procedure:
     sanction: Callable[[Step, int, str], None]
     phase_name: Callable[[Game], str]
     lights: Callable[[Game], tuple[str, ...]]
+    #: what the microphone flags (``MicrophoneRule``)
+    microphone: MicrophoneRule
 
 
 def living(game: Game) -> list[Seat]:

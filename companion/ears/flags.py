@@ -2,6 +2,11 @@
 may utter. Pure functions of the game's state and what was heard; the
 host confirms or dismisses every flag, nothing here gives an offence.
 
+Who may speak when is the game's procedure's rule (``Procedure.microphone``:
+the sports table's is core/sports/listening.py; the forum game's flags
+nothing); this module adds the time: the moment of the flag and the
+overrun's grace. The sports table's kinds:
+
 - ``night``: speech at night, flagged at its onset: one word at night can
   remove a player (the club text), so the host decides at once;
 - ``vote``: speech during a vote;
@@ -25,9 +30,10 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..core import procedures
 from ..core.events import FLAG_KINDS
-from ..core.sports.state import current_turn, table_or_blank
 from ..core.state import Game
+from ..core.step import Breach
 from ..core.views import phase_name
 from .detect import Segment
 
@@ -46,23 +52,15 @@ class Flag:
     phase: str  # the detailed phase (core.views.phase_name: night, speech, last_word, vote ...)
 
 
-def rule_broken(game: Game, seat: int | None) -> tuple[str, int | None] | None:
+def rule_broken(game: Game, seat: int | None) -> Breach | None:
     """What speech heard now (from ``seat``, if known) breaks, and whose it
-    is; None when it may be spoken."""
-    if game.phase == "night":
-        return "night", seat
-    if game.phase == "voting":
-        return "vote", seat
-    if game.phase != "speeches":
-        return None  # before the setup, after the end
-    turn = current_turn(game)
-    if turn is None:
-        return "between", seat
-    if seat is not None and seat != turn.seat:
-        return "out_of_turn", seat
-    if table_or_blank(game).turn_over:
-        return ("last_word_overrun" if turn.kind == "last_word" else "overrun"), turn.seat
-    return None
+    is; None when it may be spoken: the game's procedure says."""
+    return procedures.of(game).microphone.broken(game, seat)
+
+
+def running_over(game: Game) -> tuple[int | str, ...] | None:
+    """The turn whose time has run out now (a key), or None."""
+    return procedures.of(game).microphone.running_over(game)
 
 
 def flags_for(
@@ -116,14 +114,9 @@ def _first_broken(
 def _turn_over_since(
     timeline: Sequence[tuple[float, Game]], times: list[float], index: int
 ) -> float:
-    """When the running turn's time ran out (the first state of it with
-    ``turn_over``)."""
-    game = timeline[index][1]
-    turn_at = table_or_blank(game).turn_at
-    while index > 0:
-        before = timeline[index - 1][1]
-        was = table_or_blank(before)
-        if not was.turn_over or was.turn_at != turn_at or before.phase != game.phase:
-            break
+    """When the running turn's time ran out (the first state of it that
+    the procedure says runs over)."""
+    over = running_over(timeline[index][1])
+    while index > 0 and running_over(timeline[index - 1][1]) == over:
         index -= 1
     return times[index]

@@ -3,10 +3,12 @@
 The listening process says when an utterance opens and when it closes; the
 table side holds the game's state of the moment. ``FlagWatcher`` puts the
 two together: at an utterance's onset, speech that nobody may utter now
-(night, a vote, between speeches, another seat's minute) is flagged at once
-(at night one word can remove a player: the host decides there and then);
-while it goes on, the speaker's time running out makes it an overrun once
-``OVERRUN_GRACE_S`` has passed. One utterance gives at most one flag.
+(the game's procedure says who may speak: at the sports table not at
+night, in a vote, between speeches, in another seat's minute) is flagged
+at once (at night one word can remove a player: the host decides there
+and then); while it goes on, the speaker's time running out makes it an
+overrun once ``OVERRUN_GRACE_S`` has passed. One utterance gives at most
+one flag.
 
 With a layout that tells whose speech is whose (a microphone per seat, the
 array: ``needs_seat``), an utterance that no seat claims (its seat None) is
@@ -25,10 +27,9 @@ import statistics
 from collections import deque
 from dataclasses import dataclass
 
-from ..core.sports.state import current_turn, table_or_blank
 from ..core.state import Game
 from ..core.views import phase_name
-from .flags import OVERRUN_GRACE_S, Flag, rule_broken
+from .flags import OVERRUN_GRACE_S, Flag, rule_broken, running_over
 
 __all__ = ["FlagWatcher", "LevelGate", "Utterance"]
 
@@ -49,8 +50,9 @@ class FlagWatcher:
         self.grace_s = grace_s
         self.needs_seat = needs_seat
         self._open: Utterance | None = None
-        # The turn whose time has run out, and when it was first seen so.
-        self._over: tuple[int, str, int] | None = None
+        # The turn whose time has run out (the procedure's key), and when
+        # it was first seen so.
+        self._over: tuple[int | str, ...] | None = None
         self._over_since = 0.0
 
     @property
@@ -103,12 +105,7 @@ class FlagWatcher:
         return Flag(round(at, 3), kind, seat, heard.confidence, phase_name(game))
 
     def _see_turn(self, now: float, game: Game) -> None:
-        turn = current_turn(game)
-        state = table_or_blank(game)
-        if turn is None or not state.turn_over:
-            self._over = None
-            return
-        key = (state.turn_at, turn.kind, turn.seat)
+        key = running_over(game)
         if key != self._over:
             self._over, self._over_since = key, now
 

@@ -27,7 +27,7 @@ from ..events import (
 )
 from ..sports.views import IDLE, OFF
 from ..state import Game, Out
-from ..step import Procedure, Step, require
+from ..step import Breach, MicrophoneRule, Procedure, Step, require
 from . import outcome as forum_outcome
 from .dusk import (
     add_skip,
@@ -283,6 +283,21 @@ def _nothing(t: Step, number: int = 0) -> None:
     """Nothing of the forum game's own hangs on a seat removed or a game over."""
 
 
+def _speech_breaks_nothing(game: Game, seat: int | None) -> Breach | None:
+    """The forum game is played in posts over a game day (phase.1-3): a
+    choice, a vote, a word to one's team is a post stamped by the forum's
+    clock, and its rules forbid things written (forbid.*, morgue.*), never
+    a word said in the room. Speech in the room is nobody's breach, at
+    night least of all: the night (21:00-22:00) is a window for posting,
+    not a silence (docs/listening.md, "A forum game")."""
+    return None
+
+
+def _no_turns(game: Game) -> None:
+    """No turn has a time to run over: the game has no speeches."""
+    return None
+
+
 def _lights(game: Game) -> tuple[str, ...]:
     return tuple(IDLE if seat.out is None else OFF for seat in game.seats)
 
@@ -312,4 +327,5 @@ PROCEDURE = Procedure(
     sanction=_sanction,
     phase_name=phase_name,
     lights=_lights,
+    microphone=MicrophoneRule(broken=_speech_breaks_nothing, running_over=_no_turns),
 )

@@ -26,7 +26,7 @@ from ..events import (
     SpeechPassed,
 )
 from ..step import Handler, Procedure, Step, require, seat_in_range
-from . import day, night, voting
+from . import day, listening, night, voting
 from . import views as table_views
 from .state import PHASES, TableState, Turn, queued_turn, table, with_seat, without_seat
 
@@ -214,4 +214,5 @@ PROCEDURE = Procedure(
     sanction=_no_sanction,
     phase_name=table_views.phase_name,
     lights=table_views.lights,
+    microphone=listening.RULE,
 )
