@@ -247,12 +247,10 @@ def figures(path: str, outcomes: list[Outcome], seconds: float) -> list[str]:
     def count(test: Callable[[Outcome], object]) -> int:
         return sum(1 for o in outcomes if test(o))
 
-    total = len(outcomes)
     kinds = Counter(o.moment.kind for o in outcomes)
     hooks = Counter(o.moment.where for o in outcomes if o.moment.kind == "hook")
     return [
-        f"{path} path: {count(lambda o: o.identical)}/{total} identical, "
-        f"{sum(o.lost for o in outcomes)} lost, {sum(o.duplicated for o in outcomes)} duplicated, "
+        f"{path} path: {parts.counts_figure(outcomes)}"
         f"{count(lambda o: o.resume_failed)} resume failures "
         f"({kinds['external']} external kills, {kinds['hook']} hook kills; "
         f"{count(lambda o: o.lines_at_kill <= 0)} before the first line)",

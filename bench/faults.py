@@ -393,7 +393,6 @@ def figures(outcomes: list[Outcome], seconds: float, journal_lines: int) -> list
     def count(test: Callable[[Outcome], object]) -> int:
         return sum(1 for o in outcomes if test(o))
 
-    total = len(outcomes)
     at_kill = Counter(
         "before the journal" if o.lines_at_kill < 0
         else "before its first line" if o.lines_at_kill == 0
@@ -402,8 +401,7 @@ def figures(outcomes: list[Outcome], seconds: float, journal_lines: int) -> list
         for o in outcomes
     )  # fmt: skip
     return [
-        f"faults: {count(lambda o: o.identical)}/{total} identical, "
-        f"{sum(o.lost for o in outcomes)} lost, {sum(o.duplicated for o in outcomes)} duplicated, "
+        f"faults: {parts.counts_figure(outcomes)}"
         f"{sum(o.failed_starts for o in outcomes)} failed restarts "
         f"(of {sum(o.starts for o in outcomes)} restarts)",
         parts.journals_figure(outcomes),

@@ -143,6 +143,7 @@ class Checked(Protocol):
 
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
     moment: Any
+    identical: bool
     same_journal: bool
     journal_ok: bool
     lost: int
@@ -272,6 +273,13 @@ def run_all(
     with ThreadPoolExecutor(workers) as pool:
         list(pool.map(one, moments))
     return [o for _, o in sorted(done, key=lambda pair: pair[0].index)]
+
+
+def counts_figure(outcomes: Sequence[Checked]) -> str:
+    """How the summary's first line goes on after the bench's name."""
+    identical = sum(1 for o in outcomes if o.identical)
+    lost, duplicated = sum(o.lost for o in outcomes), sum(o.duplicated for o in outcomes)
+    return f"{identical}/{len(outcomes)} identical, {lost} lost, {duplicated} duplicated, "
 
 
 def journals_figure(outcomes: Sequence[Checked]) -> str:
