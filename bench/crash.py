@@ -59,30 +59,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 if __package__ in (None, ""):  # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.crash_game import MARGIN, clearance, crash_game
-from bench.engine import parsed
-from companion.runner import journal
+from bench import kill_parts as parts
+from bench.crash_game import clearance, crash_game
+from bench.kill_parts import Setup, companion
 
-ROOT = Path(__file__).resolve().parent.parent
 PATHS = ("replay", "realtime")
 #: how ``resume`` begins its one line for a journal that is not there, in
 #: the user's language (Russian by default, English with ``--lang en``)
@@ -106,38 +100,6 @@ class Moment:
         return f"{self.path} #{self.index} ({how})"
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """What every moment shares: the script and the uninterrupted replay."""
-
-    work: Path
-    script: Path
-    reference: dict[str, Any]  # the uninterrupted replay's JSON
-    journal: bytes  # ... and its journal
-    times: dict[int, float]  # script line -> its time
-    speed: float  # of the realtime path
-
-    @property
-    def failures(self) -> Path:
-        return self.work / "failures"
-
-    @property
-    def journal_lines(self) -> int:
-        return self.journal.count(b"\n")
-
-
-def make_setup(work: Path, script: list[str], speed: float) -> Setup:
-    """Write the script into ``work`` and run it uninterrupted, as a user would."""
-    work.mkdir(parents=True, exist_ok=True)
-    path = work / "script.jsonl"
-    path.write_text("\n".join(script) + "\n", encoding="utf-8")
-    reference = work / "reference.jsonl"
-    argv, env = companion("replay", path, "--journal", reference, "--json")
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
-    times = {line.number: line.at for line in parsed(script)}
-    return Setup(work, path, json.loads(done.stdout), reference.read_bytes(), times, speed)
-
-
 @dataclass
 class Outcome:
     moment: Moment
@@ -158,15 +120,6 @@ class Outcome:
         return not self.problems
 
 
-def companion(*args: str | Path, crash_at: str | None = None) -> tuple[list[str], dict[str, str]]:
-    """``python -m companion.cli ARGS`` and its environment, as a user runs it."""
-    env = {k: v for k, v in os.environ.items() if k != "COMPANION_CRASH_AT"}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    if crash_at:
-        env["COMPANION_CRASH_AT"] = crash_at
-    return [sys.executable, "-m", "companion.cli", *map(str, args)], env
-
-
 def play_command(path: str, setup: Setup, folder: Path, journal_path: Path) -> list[str | Path]:
     """The uninterrupted command of a path; the realtime one's JSON goes to
     ``folder/host.json``."""
@@ -177,42 +130,6 @@ def play_command(path: str, setup: Setup, folder: Path, journal_path: Path) -> l
     return args
 
 
-def script_lines(records: Iterable[dict[str, Any]]) -> Counter[int]:
-    """How many times each script line is in a journal (timer lines have none)."""
-    return Counter(n for record in records if isinstance(n := record.get("line"), int))
-
-
-def lost_and_duplicated(expected: Counter[int], got: Counter[int]) -> tuple[int, int]:
-    lost = sum(1 for line in expected if line not in got)
-    duplicated = sum(count - 1 for count in got.values() if count > 1)
-    return lost, duplicated
-
-
-def late_inputs(records: Iterable[dict[str, Any]], times: dict[int, float]) -> list[int]:
-    """Script lines journaled later than their time: the real clock fired a
-    timer due after them first (the session never lets time run back)."""
-    return [
-        n
-        for record in records
-        if isinstance(n := record.get("line"), int)
-        and n in times
-        and record.get("at") != round(times[n], 6)
-    ]
-
-
-def records_of(data: bytes) -> list[dict[str, Any]]:
-    """The JSON lines of a journal, whatever state it is in."""
-    out = []
-    for raw in data.splitlines():
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            out.append(value)
-    return out
-
-
 def crash_once(moment: Moment, setup: Setup) -> Outcome:
     """Start the game, kill it, resume it, check everything; keep the folder
     of a moment that went wrong."""
@@ -221,17 +138,21 @@ def crash_once(moment: Moment, setup: Setup) -> Outcome:
     folder.mkdir(parents=True)
     path = folder / "journal.jsonl"
     _run_and_kill(moment, setup, folder, path, out)
-    if path.exists():
-        data = path.read_bytes()
-        out.lines_at_kill, out.torn = data.count(b"\n"), bool(data) and not data.endswith(b"\n")
-        shutil.copyfile(path, folder / "crashed.jsonl")
+    parts.crashed(path, folder, out)
     _resume(setup, folder, path, out)
-    _check_journal(setup, path, out)
-    if out.good:
-        shutil.rmtree(folder)
+    if path.exists():
+        parts.check_journal(setup, path, out, LATE)
     else:
-        keep(folder, setup, {"moment": asdict(moment), "outcome": {**asdict(out), "moment": None}})
+        out.problems.append("no journal after resume")
+    parts.settle(folder, setup, out)
     return out
+
+
+#: a final journal's input taken after a timer due later
+LATE = (
+    "the realtime run took script line {line} after a timer due later "
+    "(the real clock swapped them; not the crash)"
+)
 
 
 def _run_and_kill(moment: Moment, setup: Setup, folder: Path, path: Path, out: Outcome) -> None:
@@ -251,10 +172,7 @@ def _run_and_kill(moment: Moment, setup: Setup, folder: Path, path: Path, out: O
 
 
 def _resume(setup: Setup, folder: Path, path: Path, out: Outcome) -> None:
-    argv, env = companion("resume", path, "--script", setup.script, "--json")
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
-    (folder / "resume.out").write_text(done.stdout)
-    (folder / "resume.err").write_text(done.stderr)
+    done = parts.run_logged(folder, "resume", path, "--script", setup.script, "--json")
     if out.lines_at_kill < 0:
         # Killed before the journal existed: there is nothing to resume,
         # which resume must say in one line; the user then starts again.
@@ -273,47 +191,6 @@ def _resume(setup: Setup, folder: Path, path: Path, out: Outcome) -> None:
         out.identical = False
     if not out.identical:
         out.problems.append("resume printed another state than the uninterrupted run")
-
-
-def _check_journal(setup: Setup, path: Path, out: Outcome) -> None:
-    if not path.exists():
-        out.problems.append("no journal after resume")
-        return
-    final = path.read_bytes()
-    out.same_journal = final == setup.journal
-    try:
-        text = journal.read(path)
-        out.journal_ok = text.torn is None and not text.warnings
-        if not out.journal_ok:
-            out.problems.append(f"the final journal: {[*text.warnings, text.torn]}")
-    except journal.JournalError as error:
-        out.problems.append(f"the final journal: {error}")
-    records = records_of(final)
-    expected = script_lines(records_of(setup.journal))
-    out.lost, out.duplicated = lost_and_duplicated(expected, script_lines(records))
-    late = late_inputs(records, setup.times)
-    out.late = len(late)
-    if late:
-        out.problems.append(
-            f"the realtime run took script line {late[0]} after a timer due later "
-            "(the real clock swapped them; not the crash)"
-        )
-    if out.lost or out.duplicated:
-        out.problems.append(f"inputs lost: {out.lost}, duplicated: {out.duplicated}")
-    elif not out.same_journal:
-        out.problems.append("the final journal differs from the uninterrupted one")
-
-
-def keep(folder: Path, setup: Setup, summary: dict[str, Any]) -> Path:
-    """Move a failing case's folder among the failures, with its script."""
-    setup.failures.mkdir(parents=True, exist_ok=True)
-    kept, n = setup.failures / folder.name, 1
-    while kept.exists():  # the bench run again in the same --work folder
-        kept, n = setup.failures / f"{folder.name}.{n}", n + 1
-    shutil.move(folder, kept)
-    shutil.copyfile(setup.script, kept / "script.jsonl")
-    (kept / "moment.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return kept
 
 
 # --- many moments ----------------------------------------------------------------
@@ -352,60 +229,32 @@ def uninterrupted(path: str, setup: Setup, runs: int) -> tuple[float, list[str]]
             problem = "the final state differs"
         elif path_j.read_bytes() != setup.journal:
             problem = "the journal differs"
-        if late := late_inputs(records_of(path_j.read_bytes()), setup.times):
-            problem += f" (script line {late[0]} was taken after a timer due later)"
-        if problem:
-            kept = keep(folder, setup, {"uninterrupted": path, "problem": problem})
-            return seconds, f"{kept}: {problem}"
-        shutil.rmtree(folder)
-        return seconds, ""
+        problem += parts.late_note(path_j.read_bytes(), setup)
+        return parts.whole_run(folder, setup, seconds, problem, path)
 
-    with ThreadPoolExecutor(runs) as pool:
-        results = list(pool.map(one, range(runs)))
-    return sum(s for s, _ in results) / runs, [p for _, p in results if p]
+    return parts.side_by_side(one, runs)
 
 
 def run_path(
     moments: list[Moment], setup: Setup, workers: int, say: Callable[[str], None]
 ) -> list[Outcome]:
     """Every moment, ``workers`` at a time; progress every tenth."""
-    outcomes: list[Outcome] = []
-    lock = threading.Lock()
-    every = max(1, len(moments) // 10)
-    start = time.monotonic()
-
-    def one(moment: Moment) -> None:
-        outcome = crash_once(moment, setup)
-        with lock:
-            outcomes.append(outcome)
-            if not outcome.good:
-                say(f"  FAILED {moment.label()}: {'; '.join(outcome.problems)}")
-            if len(outcomes) % every == 0:
-                failed = sum(not o.good for o in outcomes)
-                say(f"  {moment.path}: {len(outcomes)}/{len(moments)} done, {failed} failed "
-                    f"({time.monotonic() - start:.0f} s)")  # fmt: skip
-
-    with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(one, moments))
-    return sorted(outcomes, key=lambda o: o.moment.index)
+    once = partial(crash_once, setup=setup)
+    return parts.run_all(moments, once, workers, say, tag=lambda moment: f"{moment.path}: ")
 
 
 def figures(path: str, outcomes: list[Outcome], seconds: float) -> list[str]:
     def count(test: Callable[[Outcome], object]) -> int:
         return sum(1 for o in outcomes if test(o))
 
-    total = len(outcomes)
     kinds = Counter(o.moment.kind for o in outcomes)
     hooks = Counter(o.moment.where for o in outcomes if o.moment.kind == "hook")
     return [
-        f"{path} path: {count(lambda o: o.identical)}/{total} identical, "
-        f"{sum(o.lost for o in outcomes)} lost, {sum(o.duplicated for o in outcomes)} duplicated, "
+        f"{path} path: {parts.counts_figure(outcomes)}"
         f"{count(lambda o: o.resume_failed)} resume failures "
         f"({kinds['external']} external kills, {kinds['hook']} hook kills; "
         f"{count(lambda o: o.lines_at_kill <= 0)} before the first line)",
-        f"  final journals: {count(lambda o: o.same_journal)}/{total} byte for byte the "
-        f"uninterrupted one, {count(lambda o: o.journal_ok)}/{total} clean by journal.read; "
-        f"{count(lambda o: o.late)} runs with an input the real clock took late",
+        parts.journals_figure(outcomes),
         f"  kills: hooks {hooks['after']} after / {hooks['mid']} mid-line; "
         f"{count(lambda o: o.torn)} left a torn last line; "
         f"{count(lambda o: o.lines_at_kill < 0)} came before the journal existed; "
@@ -415,36 +264,24 @@ def figures(path: str, outcomes: list[Outcome], seconds: float) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moments", type=int, default=1000, help="kills per path (1000)")
+    parts.moments_option(parser, 1000, "kills per path")
     parser.add_argument("--paths", default=",".join(PATHS), help="replay,realtime (both)")
-    parser.add_argument("--seed", type=int, default=1, help="the moments' random seed (1)")
-    parser.add_argument("--game-seed", type=int, default=8, help="the bot's seed (8)")
-    parser.add_argument("--speed", type=float, default=50.0, help="realtime speed (50)")
-    parser.add_argument("--workers", type=int, default=3, help="moments at a time (3)")
-    parser.add_argument("--work", type=Path, help="working folder (default: a new temporary one)")
+    parts.options(parser, game_seed=8, speed="realtime speed", workers=3)
     args = parser.parse_args(argv)
     paths = [p for p in args.paths.split(",") if p]
     if unknown := set(paths) - set(PATHS):
         parser.error(f"--paths: unknown {', '.join(sorted(unknown))}")
-    if args.moments < 1 or args.workers < 1 or not 0.01 <= args.speed <= 10_000:
-        parser.error("--moments and --workers from 1, --speed from 0.01 to 10000")
+    parts.check_options(parser, args)
     started = time.monotonic()
-
-    def say(text: str) -> None:
-        print(text, flush=True)
-
+    say = parts.say
     script = crash_game(args.game_seed)
     gap, phase, span = clearance(script)
     say(f"game: {len(script)} script lines, {span:.0f} game-seconds, {phase!r} at the end; "
         f"every input {gap:.2f} game-s or more before a pending deadline "
         f"({gap / args.speed * 1000:.0f} ms at --speed {args.speed:g})")  # fmt: skip
-    if phase != "ended" or gap < MARGIN - 1e-6:
-        say("this game does not end, or comes too close to a deadline: try another --game-seed")
+    setup = parts.prepare(script, gap, phase, args, prefix="companion-crash-")
+    if setup is None:
         return 2
-    work = args.work or Path(tempfile.mkdtemp(prefix="companion-crash-"))
-    setup = make_setup(work, script, args.speed)
-    say(f"reference: `companion replay` wrote {setup.journal_lines} journal lines; "
-        f"working in {work}")  # fmt: skip
     failed = False
     for path in paths:
         seconds, problems = uninterrupted(path, setup, args.workers)
@@ -458,12 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         for line in figures(path, outcomes, time.monotonic() - start):
             say(line)
         failed |= bool(problems) or not all(o.good for o in outcomes)
-    say(f"took {time.monotonic() - started:.0f} s")
-    if failed:
-        say(f"failing cases are kept in {setup.failures}")
-    elif args.work is None:
-        shutil.rmtree(work)
-    return 1 if failed else 0
+    return parts.finish(setup, args, started, failed)
 
 
 if __name__ == "__main__":

@@ -66,26 +66,22 @@ import random
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 if __package__ in (None, ""):  # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import kill_parts as parts
 from bench.console_parts import Terminal, console_env
-from bench.crash import companion, late_inputs, lost_and_duplicated, records_of, script_lines
-from bench.crash_game import MARGIN, clearance, crash_game
-from bench.engine import parsed
-from companion.runner import journal
+from bench.crash_game import clearance, crash_game
+from bench.kill_parts import Setup
 
 #: starts of the service after a kill before the bench gives up on a moment
 MAX_STARTS = 3
@@ -96,40 +92,9 @@ TRACEBACK = "Traceback"
 # --- one start of the service --------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """What every moment shares: the script and its uninterrupted replay."""
-
-    work: Path
-    script: Path
-    reference: dict[str, Any]  # what `companion replay SCRIPT --json` prints
-    journal: bytes  # ... and the journal it writes
-    times: dict[int, float]  # script line -> its time
-    speed: float
-
-    @property
-    def failures(self) -> Path:
-        return self.work / "failures"
-
-    @property
-    def journal_lines(self) -> int:
-        return self.journal.count(b"\n")
-
-    def command(self) -> list[str]:
-        """The service's ExecStart, after ``python -m companion.cli``."""
-        return ["console", "--service", "--inputs", str(self.script), "--speed", f"{self.speed:g}"]
-
-
-def make_setup(work: Path, script: list[str], speed: float) -> Setup:
-    """Write the script into ``work`` and replay it uninterrupted."""
-    work.mkdir(parents=True, exist_ok=True)
-    path = work / "script.jsonl"
-    path.write_text("\n".join(script) + "\n", encoding="utf-8")
-    reference = work / "reference.jsonl"
-    argv, env = companion("replay", path, "--journal", reference, "--json")
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
-    times = {line.number: line.at for line in parsed(script)}
-    return Setup(work, path, json.loads(done.stdout), reference.read_bytes(), times, speed)
+def service_command(setup: Setup) -> list[str]:
+    """The service's ExecStart, after ``python -m companion.cli``."""
+    return ["console", "--service", "--inputs", str(setup.script), "--speed", f"{setup.speed:g}"]
 
 
 class Service:
@@ -151,7 +116,7 @@ class Service:
         # the whole machine shares (/var/tmp, /dev/shm): the moment's own.
         env["COMPANION_FALLBACK_JOURNALS"] = str(folder / "fallback")
         env.pop("COMPANION_CRASH_AT", None)
-        self.terminal = Terminal(env, setup.command())
+        self.terminal = Terminal(env, service_command(setup))
         self._closed = False  # the terminal's side of the pseudo-terminal
         self.started = time.monotonic()
         self.ready = False
@@ -293,19 +258,11 @@ def fault_once(moment: Moment, setup: Setup, limit: float) -> Outcome:
     _until_kill(first, moment, setup, limit, out)
     first.kill()
     (folder / "screen-0.txt").write_text(first.screens)
-    crashed = next(iter(journals(folder)), None)
-    if crashed is not None:
-        data = crashed.read_bytes()
-        out.lines_at_kill = data.count(b"\n")
-        out.torn = bool(data) and not data.endswith(b"\n")  # empty is not torn
-        shutil.copyfile(crashed, folder / "crashed.jsonl")
+    parts.crashed(next(iter(journals(folder)), None), folder, out)
     _restart(folder, setup, limit, out)
     if out.starts > out.failed_starts:
         _check(folder, setup, out)
-    if out.good:
-        shutil.rmtree(folder)
-    else:
-        keep(folder, setup, {"moment": asdict(moment), "outcome": {**asdict(out), "moment": None}})
+    parts.settle(folder, setup, out)
     return out
 
 
@@ -370,32 +327,8 @@ def _check(folder: Path, setup: Setup, out: Outcome) -> None:
     out.leftover = sum(1 for p in every if p != path and not p.stat().st_size)
     if len(every) - 1 - out.leftover:
         out.problems.append(f"{len(every) - 1 - out.leftover} more journals with lines")
-    final = path.read_bytes()
-    out.same_journal = final == setup.journal
-    try:
-        text = journal.read(path)
-        out.journal_ok = text.torn is None and not text.warnings
-        if not out.journal_ok:
-            out.problems.append(f"the final journal: {[*text.warnings, text.torn]}")
-    except journal.JournalError as error:
-        out.problems.append(f"the final journal: {error}")
-    records = records_of(final)
-    expected = script_lines(records_of(setup.journal))
-    out.lost, out.duplicated = lost_and_duplicated(expected, script_lines(records))
-    if late := late_inputs(records, setup.times):
-        out.late = len(late)
-        out.problems.append(
-            f"script line {late[0]} was taken after a timer due later "
-            "(the real clock swapped them; not the kill)"
-        )
-    if out.lost or out.duplicated:
-        out.problems.append(f"inputs lost: {out.lost}, duplicated: {out.duplicated}")
-    elif not out.same_journal:
-        out.problems.append("the final journal differs from the uninterrupted one")
-    argv, env = companion("resume", path, "--json")
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
-    (folder / "resume.out").write_text(done.stdout)
-    (folder / "resume.err").write_text(done.stderr)
+    parts.check_journal(setup, path, out, LATE)
+    done = parts.run_logged(folder, "resume", path, "--json")
     try:
         out.identical = done.returncode == 0 and json.loads(done.stdout) == setup.reference
     except ValueError:
@@ -407,16 +340,11 @@ def _check(folder: Path, setup: Setup, out: Outcome) -> None:
         out.problems.append("a traceback in companion.log")
 
 
-def keep(folder: Path, setup: Setup, summary: dict[str, Any]) -> Path:
-    """Move a failing moment's folder among the failures, with its script."""
-    setup.failures.mkdir(parents=True, exist_ok=True)
-    kept, n = setup.failures / folder.name, 1
-    while kept.exists():  # the bench run again in the same --work folder
-        kept, n = setup.failures / f"{folder.name}.{n}", n + 1
-    shutil.move(folder, kept)
-    shutil.copyfile(setup.script, kept / "script.jsonl")
-    (kept / "moment.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return kept
+#: a final journal's input taken after a timer due later
+LATE = (
+    "script line {line} was taken after a timer due later "
+    "(the real clock swapped them; not the kill)"
+)
 
 
 # --- many moments ----------------------------------------------------------------------
@@ -440,18 +368,12 @@ def uninterrupted(setup: Setup, runs: int, limit: float) -> tuple[float, list[st
         if not why and (final := final_journal(folder)) is not None:
             if final.read_bytes() != setup.journal:
                 problem = "the journal differs from the replay's"
-            if late := late_inputs(records_of(final.read_bytes()), setup.times):
-                problem += f" (script line {late[0]} was taken after a timer due later)"
+            problem += parts.late_note(final.read_bytes(), setup)
         if problem:
             (folder / "screen.txt").write_text(service.screens)
-            kept = keep(folder, setup, {"uninterrupted": index, "problem": problem})
-            return seconds, f"{kept}: {problem}"
-        shutil.rmtree(folder)
-        return seconds, ""
+        return parts.whole_run(folder, setup, seconds, problem, index)
 
-    with ThreadPoolExecutor(runs) as pool:
-        results = list(pool.map(one, range(runs)))
-    return sum(s for s, _ in results) / runs, [p for _, p in results if p]
+    return parts.side_by_side(one, runs)
 
 
 def plan(count: int, seed: int, run_seconds: float) -> list[Moment]:
@@ -464,32 +386,13 @@ def run_moments(
     moments: list[Moment], setup: Setup, workers: int, limit: float, say: Callable[[str], None]
 ) -> list[Outcome]:
     """Every moment, ``workers`` at a time; progress every tenth."""
-    outcomes: list[Outcome] = []
-    lock = threading.Lock()
-    every = max(1, len(moments) // 10)
-    start = time.monotonic()
-
-    def one(moment: Moment) -> None:
-        outcome = fault_once(moment, setup, limit)
-        with lock:
-            outcomes.append(outcome)
-            if not outcome.good:
-                say(f"  FAILED {moment.label()}: {'; '.join(outcome.problems)}")
-            if len(outcomes) % every == 0:
-                failed = sum(not o.good for o in outcomes)
-                say(f"  {len(outcomes)}/{len(moments)} done, {failed} failed "
-                    f"({time.monotonic() - start:.0f} s)")  # fmt: skip
-
-    with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(one, moments))
-    return sorted(outcomes, key=lambda o: o.moment.index)
+    return parts.run_all(moments, partial(fault_once, setup=setup, limit=limit), workers, say)
 
 
 def figures(outcomes: list[Outcome], seconds: float, journal_lines: int) -> list[str]:
     def count(test: Callable[[Outcome], object]) -> int:
         return sum(1 for o in outcomes if test(o))
 
-    total = len(outcomes)
     at_kill = Counter(
         "before the journal" if o.lines_at_kill < 0
         else "before its first line" if o.lines_at_kill == 0
@@ -498,13 +401,10 @@ def figures(outcomes: list[Outcome], seconds: float, journal_lines: int) -> list
         for o in outcomes
     )  # fmt: skip
     return [
-        f"faults: {count(lambda o: o.identical)}/{total} identical, "
-        f"{sum(o.lost for o in outcomes)} lost, {sum(o.duplicated for o in outcomes)} duplicated, "
+        f"faults: {parts.counts_figure(outcomes)}"
         f"{sum(o.failed_starts for o in outcomes)} failed restarts "
         f"(of {sum(o.starts for o in outcomes)} restarts)",
-        f"  final journals: {count(lambda o: o.same_journal)}/{total} byte for byte the "
-        f"uninterrupted one, {count(lambda o: o.journal_ok)}/{total} clean by journal.read; "
-        f"{count(lambda o: o.late)} runs with an input the real clock took late",
+        parts.journals_figure(outcomes),
         f"  kills: {at_kill['before the journal']} before the journal existed, "
         f"{at_kill['before its first line']} before its first line, {at_kill['mid-game']} "
         f"mid-game (of {journal_lines} lines), {at_kill['after the script was played']} after "
@@ -515,31 +415,20 @@ def figures(outcomes: list[Outcome], seconds: float, journal_lines: int) -> list
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moments", type=int, default=200, help="kills (200)")
-    parser.add_argument("--seed", type=int, default=1, help="the moments' random seed (1)")
-    parser.add_argument("--game-seed", type=int, default=12, help="the bot's seed (12)")
-    parser.add_argument("--speed", type=float, default=50.0, help="the script's speed (50)")
-    parser.add_argument("--workers", type=int, default=2, help="moments at a time (2)")
-    parser.add_argument("--work", type=Path, help="working folder (default: a new temporary one)")
+    parts.moments_option(parser, 200, "kills")
+    parts.options(parser, game_seed=12, speed="the script's speed", workers=2)
     args = parser.parse_args(argv)
-    if args.moments < 1 or args.workers < 1 or not 0.01 <= args.speed <= 10_000:
-        parser.error("--moments and --workers from 1, --speed from 0.01 to 10000")
+    parts.check_options(parser, args)
     started = time.monotonic()
-
-    def say(text: str) -> None:
-        print(text, flush=True)
+    say = parts.say
 
     script = crash_game(args.game_seed, calm_inputs=0)
     gap, phase, span = clearance(script)
     say(f"game: {len(script)} script lines, {span:.0f} game-seconds, {phase!r} at the end, "
         f"every input {gap:.2f} game-s or more before a pending deadline; --speed {args.speed:g}")  # fmt: skip
-    if phase != "ended" or gap < MARGIN - 1e-6:
-        say("this game does not end, or comes too close to a deadline: try another --game-seed")
+    setup = parts.prepare(script, gap, phase, args, prefix="companion-faults-")
+    if setup is None:
         return 2
-    work = args.work or Path(tempfile.mkdtemp(prefix="companion-faults-"))
-    setup = make_setup(work, script, args.speed)
-    say(f"reference: `companion replay` wrote {setup.journal_lines} journal lines; "
-        f"working in {work}")  # fmt: skip
     first_limit = 120 + 4 * span / args.speed
     seconds, problems = uninterrupted(setup, args.workers, first_limit)
     say(f"{args.workers} uninterrupted runs side by side: {seconds:.1f} s each from the command "
@@ -552,13 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     outcomes = run_moments(moments, setup, args.workers, limit, say)
     for line in figures(outcomes, time.monotonic() - start, setup.journal_lines):
         say(line)
-    say(f"took {time.monotonic() - started:.0f} s")
-    failed = bool(problems) or not all(o.good for o in outcomes)
-    if failed:
-        say(f"failing cases are kept in {setup.failures}")
-    elif args.work is None:
-        shutil.rmtree(work)
-    return 1 if failed else 0
+    return parts.finish(setup, args, started, bool(problems) or not all(o.good for o in outcomes))
 
 
 if __name__ == "__main__":

@@ -10,15 +10,15 @@ from collections import Counter
 
 import pytest
 
-from bench import crash
+from bench import crash, kill_parts
 from bench.crash_game import MARGIN, clearance, crash_game
 
 
 @pytest.fixture(scope="module")
-def setup(tmp_path_factory: pytest.TempPathFactory) -> crash.Setup:
+def setup(tmp_path_factory: pytest.TempPathFactory) -> kill_parts.Setup:
     """A short game (nobody leaves; it does not end) and its uninterrupted replay."""
     script = crash_game(seed=8, calm_inputs=40, finish=False)
-    return crash.make_setup(tmp_path_factory.mktemp("crash"), script, speed=50)
+    return kill_parts.make_setup(tmp_path_factory.mktemp("crash"), script, speed=50)
 
 
 def test_the_bench_game_is_long_ends_and_keeps_clear_of_deadlines() -> None:
@@ -62,7 +62,7 @@ def test_clearance_sees_an_input_close_to_a_deadline() -> None:
 def test_lost_and_duplicated(
     expected: dict[int, int], got: dict[int, int], lost: int, duplicated: int
 ) -> None:
-    assert crash.lost_and_duplicated(Counter(expected), Counter(got)) == (lost, duplicated)
+    assert kill_parts.lost_and_duplicated(Counter(expected), Counter(got)) == (lost, duplicated)
 
 
 def test_late_inputs_are_those_journaled_after_their_time() -> None:
@@ -72,11 +72,11 @@ def test_late_inputs_are_those_journaled_after_their_time() -> None:
         {"at": 2.0, "input": "press", "line": 2},  # its script time is 1.5
         {"at": 3.0, "input": "next", "line": 3},
     ]
-    assert crash.late_inputs(records, {1: 0.0, 2: 1.5, 3: 3.0}) == [2]
+    assert kill_parts.late_inputs(records, {1: 0.0, 2: 1.5, 3: 3.0}) == [2]
 
 
 @pytest.mark.slow  # the bench's uninterrupted run, then real kills and resumes
-def test_a_handful_of_kills_on_each_path_resume_to_the_same_state(setup: crash.Setup) -> None:
+def test_a_handful_of_kills_on_each_path_resume_to_the_same_state(setup: kill_parts.Setup) -> None:
     lines = setup.journal_lines
     for path in crash.PATHS:
         moments = [
@@ -101,7 +101,7 @@ def test_a_handful_of_kills_on_each_path_resume_to_the_same_state(setup: crash.S
 
 
 @pytest.mark.slow  # the same bench run (the module's ``setup``)
-def test_a_resume_that_differs_is_counted_and_kept(setup: crash.Setup) -> None:
+def test_a_resume_that_differs_is_counted_and_kept(setup: kill_parts.Setup) -> None:
     # Tell the bench the uninterrupted run went otherwise: another state, and
     # one input more in its journal (a script line the game never reaches).
     extra = b'{"at":9999.0,"input":"next","line":9999}\n'

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from bench import faults
+from bench import faults, kill_parts
 from bench.crash_game import crash_game
 
 #: seconds a start of the service may take to play the game (a loaded machine)
@@ -23,14 +23,16 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def setup(tmp_path_factory: pytest.TempPathFactory) -> faults.Setup:
+def setup(tmp_path_factory: pytest.TempPathFactory) -> kill_parts.Setup:
     """The bench's game (86 inputs, it ends) and its uninterrupted replay; at
     a tenth of the bench's speed the game lasts ~11 s, so that a kill set
     for a journal line lands about there and not at the end."""
-    return faults.make_setup(tmp_path_factory.mktemp("faults"), crash_game(12, calm_inputs=0), 10)
+    return kill_parts.make_setup(
+        tmp_path_factory.mktemp("faults"), crash_game(12, calm_inputs=0), 10
+    )
 
 
-def test_kills_anywhere_lose_nothing_and_take_nothing_twice(setup: faults.Setup) -> None:
+def test_kills_anywhere_lose_nothing_and_take_nothing_twice(setup: kill_parts.Setup) -> None:
     lines = setup.journal_lines
     moments = [
         faults.Moment(0, delay=0.0),  # before anything: no journal yet
@@ -61,7 +63,7 @@ def test_kills_anywhere_lose_nothing_and_take_nothing_twice(setup: faults.Setup)
     assert not setup.failures.exists()
 
 
-def test_a_run_that_differs_is_counted_and_kept(setup: faults.Setup) -> None:
+def test_a_run_that_differs_is_counted_and_kept(setup: kill_parts.Setup) -> None:
     # Tell the bench the uninterrupted run ended otherwise.
     wrong = dataclasses.replace(setup, reference={**setup.reference, "day": -1})
     outcome = faults.fault_once(faults.Moment(9, line=5), wrong, LIMIT)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bench.console_parts import Terminal, console_env
-from bench.crash import companion
+from bench.kill_parts import companion
 from companion import cli
 
 #: a tournament game stopped in its first day's speeches (no timer runs out

@@ -19,7 +19,7 @@ import pytest
 from test_console_service import GAME
 
 from bench.console_parts import Terminal, console_env
-from bench.crash import companion
+from bench.kill_parts import companion
 from companion.runner.sd_notify import PING_EVERY_S
 
 #: what the console logs when the table's loop has not turned for TABLE_STALE_S

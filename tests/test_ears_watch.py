@@ -353,7 +353,7 @@ def test_the_service_s_console_tells_the_host_and_systemd(
     import subprocess
 
     from bench.console_parts import Terminal, console_env
-    from bench.crash import companion
+    from bench.kill_parts import companion
 
     sock, address = notify
     script = tmp_path / "game.jsonl"
