@@ -42,12 +42,10 @@ from companion.core.vocabulary import (
     TELLS,
     UNSHOWN_RECORDS,
     Args,
-    check_record,
-    check_said,
-    check_told,
     names,
     procedure_cues,
 )
+from companion.core.vocabulary_check import check_record, check_said, check_told
 from companion.protocol import forum_text, model, report
 from companion.protocol.hostlog import HostLog
 from companion.protocol.report import _TEMPLATES as PROTOCOL_WORDS

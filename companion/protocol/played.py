@@ -20,7 +20,7 @@ from typing import Any
 
 from ..core.rules import Ruleset
 from ..core.state import Record
-from ..core.vocabulary import check_record
+from ..core.vocabulary_check import check_record
 from . import deal as fair
 from .lines import describe
 from .names import role_name, team_name
