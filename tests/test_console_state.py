@@ -11,6 +11,8 @@ from pathlib import Path
 
 from console_driver import Host, config, console, hosting
 
+from companion.console import words as console_words
+from companion.console.sports import words as sports_words
 from companion.console.sports.next_view import after_next, next_words
 from companion.console.sports.seat_marks import hands_up
 from companion.console.words import Words
@@ -20,6 +22,17 @@ from companion.core.sports.state import table as table_state
 from companion.core.views import phase_name
 
 RU = Words("ru")
+
+
+def test_the_sports_screens_words_are_the_consoles_and_shadow_none() -> None:
+    """Words answers the sports table screen's keys (console/sports/words.py)
+    with the console's own; a key in both tables would hide one of them."""
+    for own, screen in ((console_words.RU, sports_words.RU), (console_words.EN, sports_words.EN)):
+        assert sorted(set(own) & set(screen)) == []
+    assert Words("ru")("phase.night", day=2) == "Ночь 2"
+    assert Words("en")("next", what="x") == "Next: x"
+    assert Words("ru").reason("voted for themself") == "голос за себя"
+    assert Words("en")("key.next") == "Next"
 
 
 def card(host: Host, seat: int) -> str:
