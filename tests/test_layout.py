@@ -124,10 +124,13 @@ LAYERS: list[tuple[str, ...]] = [
     ("companion.runner",),
     ("companion.protocol", "companion.voice"),
     ("companion.seats", "companion.ears"),
+    # the hall's topics and a table's publisher sit below the live table that
+    # starts it; the board and the spectators' pages at the console's level
+    ("companion.hall",),
     ("companion.live",),
     ("companion.club",),
     ("companion.ops",),
-    ("companion.console",),
+    ("companion.console", "companion.hall.board", "companion.hall.web"),
     ("companion.commands",),
     ("companion.cli",),
 ]
