@@ -34,6 +34,7 @@ from ...core.events import (
     Undone,
     WinDeclared,
 )
+from ...core.forum.acts import acts
 from ...core.forum.posts import window_of
 from ...core.forum.rules import DEADLINES
 from ...core.forum.state import MM_TEAMS, open_deadlines, state
@@ -44,7 +45,7 @@ from ..dialogs import AskText, AskYesNo, PickOne, offence_choices, seat_numbers
 from ..history import Past
 from ..keymap import HostFooter, bind_host_keys, bind_map_keys, open_map
 from .results import Panes, batches, title
-from .view import act_label, acts, clock_view, read_post, seat_lines, shown_stamp, tally
+from .view import act_label, clock_view, read_post, seat_lines, shown_stamp, tally
 from .words import ForumWords
 
 if TYPE_CHECKING:

@@ -16,12 +16,12 @@ from ...core.events import (
     BestMoveMade,
     Event,
     GameStopped,
-    NightChoiceMade,
     Nominated,
     OffenceCancelled,
     OffenceGiven,
     ProposalDismissed,
 )
+from ...core.sports.night_choice import choice_step, choices
 from ...core.sports.state import current_turn, table_or_blank
 from ...core.state import Game
 from ..consequences import consequence
@@ -154,29 +154,16 @@ class AskingKeys(Screen[None]):
 
     def action_choice(self) -> None:
         game = self.game
-        state = table_or_blank(game) if game is not None else None
-        step = (
-            state.tonight[state.night_step]
-            if game is not None
-            and state is not None
-            and game.phase == "night"
-            and state.night_step < len(state.tonight)
-            else None
-        )
-        if game is None or step is None or step.action == "none":
+        step = choice_step(game) if game is not None else None
+        if game is None or step is None:
             self.notify(self.words("no_night_choice"))
             return
-        actors = [s.number for s in game.seats if s.out is None and s.role in step.roles]
 
         def answered(text: str | None) -> None:
             numbers = self._seats_from(text, 1, 2)
-            if numbers is None:
-                return
-            if len(numbers) == 2:
-                self.submit(NightChoiceMade(numbers[0], numbers[1]))
-                return
-            for actor in actors:  # one target for all who act (the mafia agreed)
-                self.submit(NightChoiceMade(actor, numbers[0]))
+            if numbers is not None:
+                for choice in choices(game, step, numbers):
+                    self.submit(choice)
 
         self._ask(self.words("ask_choice", step=step.name or step.id), answered)
 
