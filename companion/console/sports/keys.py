@@ -7,14 +7,10 @@ submits."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
-
-from textual.screen import Screen
 
 from ...core.events import (
     BestMoveMade,
-    Event,
     GameStopped,
     Nominated,
     OffenceCancelled,
@@ -23,30 +19,20 @@ from ...core.events import (
 )
 from ...core.sports.night_choice import choice_step, choices
 from ...core.sports.state import current_turn, table_or_blank
-from ...core.state import Game
 from ..consequences import consequence
-from ..dialogs import AskText, AskYesNo, PickOne, offence_choices, seat_numbers
+from ..dialogs import AskYesNo, PickOne, offence_choices, seat_numbers
+from ..game_screen import GameScreen
 from .seat_view import offence_name
 
 if TYPE_CHECKING:
-    from ...live.assembly import LiveTable
-    from ...live.table_process import TableProcess
     from ..words import Words
 
 
-class AskingKeys(Screen[None]):
+class AskingKeys(GameScreen):
     """The keys that ask the host something first (their dialogs are
     modal screens; what the host answers becomes one input)."""
 
-    table: LiveTable | TableProcess
     words: Words
-
-    @property
-    def game(self) -> Game | None:
-        return self.table.game
-
-    def submit(self, event: Event) -> None:
-        self.table.submit(event)
 
     def action_confirm_proposal(self) -> None:
         game = self.game
@@ -70,9 +56,6 @@ class AskingKeys(Screen[None]):
         game = self.game
         if game is not None and game.proposals:
             self.submit(ProposalDismissed(0))
-
-    def _ask(self, prompt: str, then: Callable[[str | None], None]) -> None:
-        self.app.push_screen(AskText(prompt), then)
 
     def _seats_from(self, text: str | None, low: int, high: int) -> list[int] | None:
         game = self.game
