@@ -27,6 +27,7 @@ GENERIC = (
     "console/setup_screen.py",
     "console/setup_ask.py",
     "console/history.py",
+    "console/players_count.py",
     "live/assembly.py",
     "live/table_spec.py",
     "protocol/report.py",

@@ -90,6 +90,11 @@ class ConsoleProcedure:
         """Where an unfinished game stands, in the host's words."""
         raise NotImplementedError
 
+    def past_first_night(self, game: Game) -> bool:
+        """The game has played its first night: from then on it counts
+        for the club's players (``players_count.py``)."""
+        return game.day >= 1
+
     def on_simulated_seats(self, setup: GameSetUp) -> GameSetUp:
         """A new game's set-up when the keys play every seat's button."""
         return setup

@@ -63,5 +63,9 @@ class ForumConsole(ConsoleProcedure):
     def where(self, game: Game, words: Words) -> str:
         return ForumWords(words)(f"phase.{phase_name(game)}", day=game.day)
 
+    def past_first_night(self, game: Game) -> bool:
+        # its first day's results come at the first night's deadline
+        return game.day >= 2 or (game.day == 1 and game.phase == "night")
+
 
 CONSOLE = ForumConsole()
