@@ -28,6 +28,7 @@ GENERIC = (
     "console/setup_ask.py",
     "console/history.py",
     "console/players_count.py",
+    "console/table_news.py",
     "live/assembly.py",
     "live/table_spec.py",
     "protocol/report.py",

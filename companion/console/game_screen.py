@@ -74,6 +74,10 @@ class GameScreen(Screen[None]):
     def _show_game(self, game: Game) -> None:
         raise NotImplementedError
 
+    def show_update(self, update: Update) -> None:
+        """What the table posted after an accepted input (table_news.py)."""
+        raise NotImplementedError
+
     def tick(self) -> None:
         """The clock redrawn."""
 
