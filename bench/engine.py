@@ -35,7 +35,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion import cli
+from companion.commands import play
 from companion.config.rulesets import load_ruleset
 from companion.core import views
 from companion.core.effects import Effect
@@ -328,7 +328,7 @@ def resume_figures(inputs: int, repeat: int) -> float:
 
     def resume() -> int:
         with contextlib.redirect_stderr(io.StringIO()):  # the warning about the lock file
-            table = cli._resume(path, None, None)
+            table = play.resume(path, None, None)
         assert table.game is not None
         return table.game.day
 
@@ -344,7 +344,7 @@ def resume_figures(inputs: int, repeat: int) -> float:
         t3 = time.perf_counter()
         runs.append((t1 - t0, t2 - t1, t3 - t2))
     read_s, parse_s, replay_s = (statistics.median(x) for x in zip(*runs, strict=True))
-    print(f"  resume (cli._resume, best of {repeat}): {seconds * 1000:.0f} ms  "
+    print(f"  resume (play.resume, best of {repeat}): {seconds * 1000:.0f} ms  "
           f"[median read {read_s * 1000:.0f} ms + parse {parse_s * 1000:.0f} ms "
           f"+ replay {replay_s * 1000:.0f} ms]")  # fmt: skip
     for leftover in folder.iterdir():

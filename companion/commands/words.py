@@ -115,6 +115,18 @@ def line(key: str, lang: str, **fields: Any) -> str:
     return (ru if lang == "ru" else en).format(**fields)
 
 
+class CliError(Exception):
+    """A one-line message for the user, ``LINES[key]`` in the user's
+    language (``str()``: English); the command line exits with status 2."""
+
+    def __init__(self, key: str, **fields: Any) -> None:
+        super().__init__(line(key, "en", **fields))
+        self.key, self.fields = key, fields
+
+    def said(self, lang: str) -> str:
+        return line(self.key, lang, **self.fields)
+
+
 def lang_given(argv: Sequence[str]) -> str | None:
     """The ``--lang`` of a command line (``--lang en``, ``--lang=en``),
     before it is parsed: argparse's words are chosen before they are
