@@ -37,7 +37,7 @@ journals, the crashed journal, ``companion.log``, the screens' text,
 ``moment.json``); the bench names it.
 
 **Time.** The live table keeps time by the real clock, yet the final state
-must be the fake-clock replay's. The script is ``bench/crash_game.py``'s
+must be the fake-clock replay's. The script is ``testkit/crash_game.py``'s
 (every input at least 2 game-seconds before every pending deadline), and
 the scripted source hands each line to the table ``LAG_S`` (2 s) of the wall
 clock before the table's clock reaches it, stamped with its script time: an
@@ -73,9 +73,9 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import kill_parts as parts
-from bench.crash_game import clearance, crash_game
 from bench.kill_parts import Setup
 from bench.service_start import TRACEBACK, Service, complete, final_journal, journals, lines_in
+from testkit.crash_game import clearance, crash_game
 
 #: starts of the service after a kill before the bench gives up on a moment
 MAX_STARTS = 3

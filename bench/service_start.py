@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.console_parts import Terminal, console_env
 from bench.kill_parts import Setup
+from testkit.terminal import Terminal, console_env
 
 #: what the screen says when something went badly wrong
 TRACEBACK = "Traceback"

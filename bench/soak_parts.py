@@ -21,7 +21,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench.engine import Bot, load
 from companion.config.values import Config
 from companion.console import app as console_app
 from companion.console.app import ConsoleApp
@@ -39,6 +38,7 @@ from companion.core.events import (
 )
 from companion.core.state import Game
 from companion.runner import codec
+from testkit.bots import Bot, load
 
 #: wall seconds the bot waits for the console to hear back about an input
 ANSWER_S = 5.0
@@ -207,7 +207,7 @@ class Hands:
 
 # --- the bot, playing live ----------------------------------------------------------------
 class LiveBot(Bot):
-    """``bench/engine.py``'s bot at the console: it reads the state the
+    """``testkit/bots.py``'s bot at the console: it reads the state the
     console last heard, waits its game seconds on the table's clock and gives
     each input with the console's hands, then waits until the console hears
     back (an update of that moment, or a refusal). What it chose may meet a

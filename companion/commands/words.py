@@ -6,7 +6,7 @@ club's config's ``lang``, else Russian. argparse's words ("usage:",
 through gettext (``argparse._``, ``argparse.ngettext``): ``argparse_words``
 answers them in Russian while a parser is built and used. The help of the
 commands and options is written in English where each parser is built;
-``in_words`` puts the Russian of ``cli_help`` in its place. The command
+``in_words`` puts the Russian of ``help.py`` in its place. The command
 line's own errors and lines are ``line(key, lang, ...)``. Command names,
 option names, choices and file names are names and stay as they are.
 """
