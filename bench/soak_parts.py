@@ -234,6 +234,7 @@ class LiveBot(Bot):
         self.hands, self.news, self.clock, self.speed = hands, news, clock, speed
         self.sent = 0
         self.unanswered = 0
+        self.lines: list[str] = []  # none kept: the table's journal holds them
         obj = {"input": "setup", "ruleset": ruleset, "seats": 10, "seed": seed}
         setup = codec.decode("setup", obj, load)
         assert isinstance(setup, GameSetUp)
@@ -286,14 +287,7 @@ class LiveBot(Bot):
 
     def play(self, until_inputs: int = 3_000) -> list[str]:
         """Bot.play, live: until the game has ended."""
-        while self.game.phase != "ended" and self.sent < until_inputs:
-            phase = self.game.phase
-            if phase == "night":
-                self.night()
-            elif phase == "speeches":
-                self.speech()
-            elif phase == "voting":
-                self.vote()
-            if self.game.proposals and self.rng.random() < 0.5:
-                self.emit({"input": "dismiss", "index": 0}, 0.5)
-        return []
+        return super().play(until_inputs)
+
+    def taken(self) -> int:
+        return self.sent

@@ -71,17 +71,26 @@ class Bot:
             self.emit({"input": "next"}, 1)
 
     def play(self, until_inputs: int) -> list[str]:
-        while self.game.phase != "ended" and self.table.inputs < until_inputs:
-            phase = self.game.phase
-            if phase == "night":
-                self.night()
-            elif phase == "speeches":
-                self.speech()
-            elif phase == "voting":
-                self.vote()
-            if self.game.proposals and self.rng.random() < 0.5:
-                self.emit({"input": "dismiss", "index": 0}, 0.5)
+        while self.game.phase != "ended" and self.taken() < until_inputs:
+            self.turn()
         return self.lines
+
+    def taken(self) -> int:
+        """How many inputs the game has had so far."""
+        return self.table.inputs
+
+    def turn(self) -> None:
+        """One move of the phase's (a night step, a speech, a vote); now and
+        then a proposal dismissed."""
+        phase = self.game.phase
+        if phase == "night":
+            self.night()
+        elif phase == "speeches":
+            self.speech()
+        elif phase == "voting":
+            self.vote()
+        if self.game.proposals and self.rng.random() < 0.5:
+            self.emit({"input": "dismiss", "index": 0}, 0.5)
 
     # --- the night ----------------------------------------------------------
     def night(self) -> None:
