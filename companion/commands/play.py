@@ -126,30 +126,33 @@ def replay(script: Path, journal_path: Path | None) -> ScriptReplay:
     return _finished(table, script)
 
 
+#: a live run's command line, its outputs and its speed
+Live = tuple[argparse.Namespace, "Outputs", float]
+
+
 def _realtime(
     script: Path, args: argparse.Namespace, outputs: Outputs, speed: float
 ) -> ScriptReplay:
-    from ..live.replay import replay_realtime
-
     lines = read_script(script, load_ruleset)
     journal = Journal.create(Path(args.journal)) if args.journal else None
     table = ScriptReplay(journal, source=str(script))
     try:
-        replay_realtime(
-            lines,
-            voice_settings(args),
-            outputs,
-            session=table.session,
-            speed=speed,
-            source=str(script),
-        )
+        _live(lines, table, script, (args, outputs, speed))
     finally:
         if journal is not None:
             journal.close()
     return _finished(table, script)
 
 
-Live = tuple[argparse.Namespace, "Outputs", float]
+def _live(lines: list[ScriptLine], table: ScriptReplay, script: Path, live: Live) -> None:
+    """``lines`` played at their pace at a live table, on ``table``'s session."""
+    from ..live.replay import replay_realtime
+
+    args, outputs, speed = live
+    settings = voice_settings(args)
+    replay_realtime(
+        lines, settings, outputs, session=table.session, speed=speed, source=str(script)
+    )
 
 
 def resume(
@@ -181,17 +184,7 @@ def resume(
                 table.auto_timers = True
                 table.run(rest)
             else:
-                from ..live.replay import replay_realtime
-
-                args, outputs, speed = realtime
-                replay_realtime(
-                    rest,
-                    voice_settings(args),
-                    outputs,
-                    session=table.session,
-                    speed=speed,
-                    source=str(script),
-                )
+                _live(rest, table, script, realtime)
     finally:
         journal.close()
     return _finished(table, journal_path)
