@@ -3,6 +3,8 @@ English by ``lang`` (as the console's words, console/words.py)."""
 
 from __future__ import annotations
 
+from ..textfiles.printable import printable
+
 RU: dict[str, str] = {
     "title": "Зал: {event}",
     "table": "Стол",
@@ -82,6 +84,28 @@ EN: dict[str, str] = {
     "no_folder": "{folder}: no such folder",
     "no_outputs": "Give --csv, --html or --archive",
 }
+
+
+#: the phases a table's state names, in words (anything else shown as sent)
+PHASES: dict[str, tuple[str, str]] = {
+    "setup": ("подготовка", "set-up"),
+    "night": ("ночь", "night"),
+    "day": ("день", "day"),
+    "speech": ("речь", "speech"),
+    "last_word": ("последнее слово", "last word"),
+    "tie_speech": ("оправдание", "tie speech"),
+    "vote": ("голосование", "vote"),
+    "voting": ("голосование", "vote"),
+    "count": ("подсчёт", "count"),
+    "ended": ("конец", "ended"),
+    "paused": ("пауза", "paused"),
+}
+
+
+def phase_words(phase: str, lang: str) -> str:
+    """A phase id in words; an id not known shown as sent (made printable)."""
+    known = PHASES.get(phase)
+    return printable(phase) if known is None else known[1 if lang == "en" else 0]
 
 
 def words(lang: str) -> dict[str, str]:

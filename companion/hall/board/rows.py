@@ -4,32 +4,12 @@ in, text out), so the app only lays them out and the tests read them."""
 from __future__ import annotations
 
 from ...textfiles.printable import printable
-from ..hall_words import clock, words
+from ..hall_words import clock, phase_words, words
 from ..model import TableView
 from ..standings import Row, places, points_text
 
-#: the phases a table's state names, in words (anything else shown as sent)
-PHASES: dict[str, tuple[str, str]] = {
-    "setup": ("подготовка", "set-up"),
-    "night": ("ночь", "night"),
-    "day": ("день", "day"),
-    "speech": ("речь", "speech"),
-    "last_word": ("последнее слово", "last word"),
-    "tie_speech": ("оправдание", "tie speech"),
-    "vote": ("голосование", "vote"),
-    "voting": ("голосование", "vote"),
-    "count": ("подсчёт", "count"),
-    "ended": ("конец", "ended"),
-    "paused": ("пауза", "paused"),
-}
-
 TABLE_COLUMNS = ("table", "link", "phase", "speaker", "left", "out", "fouls", "said")
 STANDING_COLUMNS = ("place", "player", "games", "wins", "best_move", "penalties", "points")
-
-
-def phase_words(phase: str, lang: str) -> str:
-    known = PHASES.get(phase)
-    return printable(phase) if known is None else known[1 if lang == "en" else 0]
 
 
 def table_cells(view: TableView, now: float, lang: str) -> tuple[str, ...]:
