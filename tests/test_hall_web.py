@@ -82,6 +82,10 @@ def test_the_event_stream_pushes_each_change() -> None:
     h.take(*state(3, 1, phase="night"))
     with TestClient(make_app(h)) as client, client.stream("GET", "/events?table=3") as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
+        assert h.loop is not None
+        # a bound on a hang: the streams end (and the test fails) if nothing comes
+        guard = threading.Timer(20.0, h.loop.call_soon_threadsafe, (h.close,))
+        guard.start()
         lines = stream.iter_lines()
 
         def next_event() -> dict[str, object]:
@@ -96,7 +100,7 @@ def test_the_event_stream_pushes_each_change() -> None:
         h.post(*state(3, 2, phase="speech", speaker=5, deadline=1060.0))
         pushed = next_event()
         assert pushed["table"]["speaker"] == 5 and pushed["table"]["table"] == 3  # type: ignore[index]
-        assert h.loop is not None
+        guard.cancel()
         h.loop.call_soon_threadsafe(h.close)  # the server stopping ends every stream
         assert [line for line in lines if line] == []  # it ends: nothing more
 
