@@ -11,6 +11,7 @@ fixture with its ACL; this one is anonymous, for the board alone.)
 from __future__ import annotations
 
 import getpass
+import io
 import json
 import queue
 import shutil
@@ -18,6 +19,7 @@ import socket
 import subprocess
 import threading
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +30,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from starlette.testclient import TestClient
 
 from companion.hall import topics
+from companion.hall.exports import export_from_broker
 from companion.hall.model import HallModel
 from companion.hall.scoring import find_scheme
 from companion.hall.subscriber import Subscriber
@@ -50,11 +53,11 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[topics.BrokerAddress]:
+def start_mosquitto(port: int, folder: Path) -> subprocess.Popen[bytes]:
+    """Mosquitto on 127.0.0.1:port, anonymous, nothing kept on disk;
+    returned once it accepts connections."""
     assert MOSQUITTO is not None, "mosquitto is missing: scripts/setup.sh dev installs it"
-    port = free_port()
-    config = tmp_path / "mosquitto.conf"
+    config = folder / f"mosquitto-{port}.conf"
     config.write_text(
         f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
         f"log_dest stderr\nuser {getpass.getuser()}\n"
@@ -66,16 +69,26 @@ def broker(tmp_path: Path) -> Iterator[topics.BrokerAddress]:
     while True:
         try:
             socket.create_connection(("127.0.0.1", port), 0.2).close()
-            break
+            return process
         except OSError:
             assert process.poll() is None, process.stderr.read() if process.stderr else ""
             assert time.monotonic() < end, "mosquitto did not listen"
             time.sleep(0.05)
-    yield topics.BrokerAddress("127.0.0.1", port)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
     process.terminate()
     process.wait(10)
     if process.stderr is not None:
         process.stderr.close()
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[topics.BrokerAddress]:
+    port = free_port()
+    process = start_mosquitto(port, tmp_path)
+    yield topics.BrokerAddress("127.0.0.1", port)
+    stop(process)
 
 
 def publish(broker: topics.BrokerAddress, messages: list[tuple[str, bytes]]) -> None:
@@ -142,3 +155,45 @@ def test_the_web_pages_follow_the_broker(broker: topics.BrokerAddress) -> None:
         assert client.get("/state").json()[0]["table"]["phase"] == "speech"
         guard.cancel()
         hub.loop.call_soon_threadsafe(hub.close)
+
+
+def test_the_standings_export_from_the_broker(broker: topics.BrokerAddress, tmp_path: Path) -> None:
+    won = protocol_bytes("tournament-red-win", tmp_path, None)
+    drawn = protocol_bytes("tournament-draw-5-6", tmp_path, None)
+    publish(broker, [(topics.protocol_topic("cup", 3, "g0"), won),
+                     (topics.protocol_topic("cup", 5, "g1"), drawn)])  # fmt: skip
+    archive, table = tmp_path / "round.zip", tmp_path / "standings.csv"
+    out, err = io.StringIO(), io.StringIO()
+    code = export_from_broker(broker, "cup", "tournament", archive_path=archive, csv_path=table,
+                              out=out, err=err, quiet_s=0.5)  # fmt: skip
+    assert code == 0, err.getvalue()
+    with zipfile.ZipFile(archive) as kept:
+        assert kept.namelist() == ["table-3/g0.json", "table-5/g1.json"]
+        assert kept.read("table-3/g0.json") == won and kept.read("table-5/g1.json") == drawn
+    assert table.read_bytes().decode("utf-8-sig").count("\r\n") == 1 + 10 + 7
+
+
+def test_a_broker_away_is_one_line(tmp_path: Path) -> None:
+    err = io.StringIO()
+    away = topics.BrokerAddress("127.0.0.1", free_port())
+    with_limit = {"csv_path": tmp_path / "s.csv", "out": io.StringIO(), "err": err}
+    assert export_from_broker(away, "cup", "wins", **with_limit) == 2  # type: ignore[arg-type]
+    assert err.getvalue().startswith("Брокер 127.0.0.1:") and err.getvalue().count("\n") == 1
+    assert "refused or not there" in err.getvalue()
+
+
+def test_the_subscriber_waits_for_a_broker_that_comes_later(tmp_path: Path) -> None:
+    port = free_port()
+    links: queue.Queue[bool] = queue.Queue()
+    subscriber = Subscriber(topics.BrokerAddress("127.0.0.1", port), "cup", lambda t, p: None,
+                            lambda up, why: links.put(up))  # fmt: skip
+    subscriber.start()
+    process = None
+    try:
+        process = start_mosquitto(port, tmp_path)  # the hall's machine comes up after the board
+        while not links.get(timeout=LIMIT_S):
+            pass  # refusals while it was away
+    finally:
+        subscriber.stop()
+        if process is not None:
+            stop(process)

@@ -1,6 +1,7 @@
 """The standings as CSV and HTML, the round's protocols as one zip, with or
-without a broker: from the protocols the board holds, or from a folder of
-protocol JSON files (``companion hall standings DIR --csv F --html F
+without a broker: from the protocols the board holds, from those the broker
+keeps (``export_from_broker``), or from a folder of protocol JSON files
+(``export_standings``: ``companion hall standings DIR --csv F --html F
 --archive F``).
 
 A folder is read as the archive lays it out (``table-<N>/<game>.json``) or
@@ -26,8 +27,10 @@ from typing import TextIO
 from ..protocol.formats import csv_cell
 from ..protocol.verify import ProtocolFileError, read_json
 from .hall_words import words
+from .model import HallModel
 from .scoring import Scheme, ScoringError, find_scheme
 from .standings import Game, Row, places, points_text, standings
+from .topics import BrokerAddress
 
 _TABLE_DIR = re.compile(r"table-(\d{1,4})\Z")
 #: a game id as a file name holds it
@@ -200,6 +203,92 @@ def export_standings(
         return 2
     except ProtocolFileError as error:
         print(str(error), file=err)
+        return 2
+    except OSError as error:
+        print(w["export_failed"].format(why=f"{error.filename}: {error.strerror}"), file=err)
+        return 2
+    print(w["exported"].format(files=", ".join(map(str, written))), file=out)
+    return 0
+
+
+def collect_from_broker(
+    broker: BrokerAddress, event: str, *, quiet_s: float = 2.0, limit_s: float = 30.0
+) -> HallModel:
+    """The protocols the broker keeps for the event (retained): subscribed,
+    taken until nothing more has come for `quiet_s` after the connection
+    (the retained ones come at once), or `limit_s` in all. A broker that
+    refuses or never answers raises ConnectionError with one line."""
+    import queue
+    import time
+
+    from .subscriber import Subscriber  # paho only when asked for
+
+    inbox: queue.Queue[tuple[str, bytes] | bool] = queue.Queue()
+    subscriber = Subscriber(
+        broker, event, lambda t, p: inbox.put((t, p)), lambda up, why: inbox.put(up)
+    )
+    model = HallModel(event)
+    subscriber.start()
+    try:
+        end = time.monotonic() + limit_s
+        connected = False
+        while time.monotonic() < end:
+            wait = min(quiet_s, end - time.monotonic()) if connected else end - time.monotonic()
+            try:
+                item = inbox.get(timeout=max(0.0, wait))
+            except queue.Empty:
+                break
+            if item is True:
+                connected = True
+            elif item is False and not connected:
+                raise ConnectionError(f"{broker.host}:{broker.port}: refused or not there")
+            elif isinstance(item, tuple):
+                model.feed(*item)
+        if not connected:
+            raise ConnectionError(f"{broker.host}:{broker.port}: no answer in {limit_s:g} s")
+    finally:
+        subscriber.stop()
+    return model
+
+
+def export_from_broker(
+    broker: BrokerAddress,
+    event: str,
+    scheme_name: str,
+    *,
+    lang: str = "ru",
+    csv_path: Path | None = None,
+    html_path: Path | None = None,
+    archive_path: Path | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    quiet_s: float = 2.0,
+) -> int:
+    """``companion hall standings`` with the hall's broker: the protocols it
+    keeps -> the files asked for. 0 when written; 2 with one line when not."""
+    out, err = out or sys.stdout, err or sys.stderr
+    w = words(lang)
+    if csv_path is None and html_path is None and archive_path is None:
+        print(w["no_outputs"], file=err)
+        return 2
+    try:
+        scheme = find_scheme(scheme_name)
+        model = collect_from_broker(broker, event, quiet_s=quiet_s)
+        written = write_exports(
+            model.protocols(),
+            model.raw_protocols,
+            scheme,
+            event,
+            lang,
+            csv_path=csv_path,
+            html_path=html_path,
+            archive_path=archive_path,
+        )
+    except ScoringError as error:
+        print(w["no_scheme"].format(why=error), file=err)
+        return 2
+    except ConnectionError as error:
+        print(w["broker_down"].format(host=broker.host, port=broker.port, why=error), file=err)
         return 2
     except OSError as error:
         print(w["export_failed"].format(why=f"{error.filename}: {error.strerror}"), file=err)

@@ -51,6 +51,7 @@ class Subscriber:
         self.client.reconnect_delay_set(min_delay=1, max_delay=10)
         self.client.on_connect = self._connected
         self.client.on_disconnect = self._disconnected
+        self.client.on_connect_fail = self._failed
         self.client.on_message = self._message
 
     def subscriptions(self) -> list[tuple[str, int]]:
@@ -77,6 +78,10 @@ class Subscriber:
         self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
         self._link(False, str(reason))
+
+    def _failed(self, client: Any, userdata: Any) -> None:
+        # the broker refused or is not there (paho tries again after a delay)
+        self._link(False, "no connection")
 
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
         self._on_message(message.topic, bytes(message.payload))
