@@ -108,7 +108,8 @@ async def test_a_duplicate_changes_nothing_on_the_board(tmp_path: Path) -> None:
     app = board(Clock(0.0), tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         app.post_message(HallMessage(*state(2, 5, phase="day")))
-        app.post_message(HallMessage(*state(2, 5, phase="night")))  # same seq: the outbox again
+        app.post_message(HallMessage(*state(2, 5, phase="day")))  # the outbox again
+        app.post_message(HallMessage(*state(2, 4, phase="night")))  # an older one, late
         await pilot.pause()
         assert cells(app, "tables")[0][2] == "день"
 

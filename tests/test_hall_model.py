@@ -63,6 +63,10 @@ def test_what_comes_twice_or_late_is_dropped() -> None:
     assert hall.feed(topic(1, topics.STATE), state("g1", 5, phase="day")) is None
     assert hall.feed(topic(1, topics.STATE), state("g1", 3, phase="night")) is None
     assert hall.tables[1].phase == "day"
+    # the same input's state again with its announcement (hall/dedup.py): news
+    said = state("g1", 5, phase="day", announcement="День 1")
+    assert hall.feed(topic(1, topics.STATE), said) is not None
+    assert hall.tables[1].announcement == "День 1"
     assert hall.feed(topic(1, topics.STATE), state("g1", 6, phase="voting")) is not None
     # the next game replaces it; a late state of the game left behind is dropped
     assert hall.feed(topic(1, topics.STATE), state("g2", 1, phase="setup")) is not None
@@ -81,6 +85,11 @@ def test_captions_are_the_last_announcement_once_each() -> None:
     older = json.dumps({"game": "g", "seq": 3, "text": "Утро"}).encode()
     assert hall.feed(topic(2, topics.CAPTIONS), older) is None
     assert hall.tables[2].announcement == "Ночь"
+    # a caption in parts: each part once
+    second = json.dumps({"game": "g", "seq": 7, "part": 1, "text": "Мафия просыпается"}).encode()
+    assert hall.feed(topic(2, topics.CAPTIONS), second) is not None
+    assert hall.feed(topic(2, topics.CAPTIONS), second) is None
+    assert hall.tables[2].announcement == "Мафия просыпается"
 
 
 def test_a_protocol_is_kept_once_byte_for_byte(tmp_path: Path) -> None:
@@ -91,6 +100,10 @@ def test_a_protocol_is_kept_once_byte_for_byte(tmp_path: Path) -> None:
     assert hall.feed(topics.protocol_topic("cup", 4, "g7"), data) is None
     assert hall.raw_protocols == {(4, "g7"): data}
     assert [(g.table, g.game) for g in hall.protocols()] == [(4, "g7")]
+    # the ending undone and made again: the new protocol replaces the old
+    again = data.replace(b'"date": "', b'"date": "~')
+    assert again != data and hall.feed(topics.protocol_topic("cup", 4, "g7"), again) is not None
+    assert hall.raw_protocols == {(4, "g7"): again}
 
 
 @pytest.mark.parametrize(
@@ -125,6 +138,8 @@ def test_the_public_view_holds_only_named_fields() -> None:
     public = hall.tables[1].public()
     assert "roles" not in json.dumps(public)
     assert public["phase"] == "night"
+    hall.feed(topic(1, topics.STATE), state("g", 2, phase="ended", result={"winner": ["red"]}))
+    assert hall.tables[1].result == "red"
 
 
 # --- the schemes -----------------------------------------------------------

@@ -97,6 +97,8 @@ PHASES: dict[str, tuple[str, str]] = {
     "vote": ("голосование", "vote"),
     "voting": ("голосование", "vote"),
     "count": ("подсчёт", "count"),
+    "all_leave_vote": ("голосование за уход всех", "all-leave vote"),
+    "all_leave_count": ("подсчёт: уход всех", "all-leave count"),
     "ended": ("конец", "ended"),
     "paused": ("пауза", "paused"),
 }

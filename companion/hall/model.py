@@ -8,13 +8,17 @@ that arrived. It knows no MQTT client, no clock and no screen: the board
 time left is counted from the state's ``deadline`` by whoever shows it, with
 its own ``now``.
 
-What a table sends twice is dropped here: the outbox sends again after a
-reconnect, and the broker delivers a retained message again on every
-subscription. A state or caption is known by (game, seq): one not newer than
-the last of its game is dropped, as is a state of a game the table has left
-behind. A protocol is known by (table, game): the first one kept, byte for
-byte (the archive holds what the table sent). A payload that is not what
-topics.py says is refused with one line kept in ``refused``, never raised.
+What a table sends twice is dropped here, by the rules of hall/dedup.py
+(the tables' side): the outbox sends again after a reconnect, and the
+broker delivers a retained message again on every subscription. A state
+older than the last of its game is dropped, and one of the same seq unless
+its payload differs (one input may post the state twice, the second with
+its announcement), as is a state of a game the table has left behind. A
+caption is known by (game, seq, part). A protocol is known by (table, game)
+and its bytes: the same again is dropped, a different one (an ending undone
+and made again) replaces it, byte for byte as sent (the archive holds what
+the table sent). A payload that is not what topics.py says is refused with
+one line kept in ``refused``, never raised.
 """
 
 from __future__ import annotations
@@ -44,11 +48,12 @@ class TableView:
     link: str = ""  # "online", "offline", "" before the table said
     game: str = ""  # the game its state is of
     seq: int = -1  # the state's seq
+    payload: bytes = b""  # the state as it came (the same seq again with other bytes is news)
     state: dict[str, Any] = field(default_factory=dict)
     announcement: str = ""
     announcement_seq: int = -1
     past_games: set[str] = field(default_factory=set)
-    captions_seen: deque[tuple[str, int]] = field(
+    captions_seen: deque[tuple[str, int, int]] = field(
         default_factory=lambda: deque(maxlen=KEEP_CAPTIONS)
     )
 
@@ -110,7 +115,12 @@ class TableView:
     @property
     def result(self) -> str:
         raw = self.state.get("result")
-        return _text(raw.get("winner")) if isinstance(raw, Mapping) else ""
+        if not isinstance(raw, Mapping):
+            return ""
+        winner = raw.get("winner")  # the winning teams (a list), or one
+        if isinstance(winner, list):
+            return ", ".join(_text(team) for team in winner) or "—"
+        return _text(winner) or "—"
 
     def public(self) -> dict[str, Any]:
         """The table as the web pages take it (JSON): the state's fields,
@@ -196,28 +206,35 @@ class HallModel:
             return self._refuse(topic, "no game (text) and seq (number)")
         view = self.table(number)
         if sub == topics.STATE:
-            return self._state(view, game, seq, data)
+            return self._state(view, game, seq, data, payload)
         return self._caption(view, game, seq, data)
 
-    def _state(self, view: TableView, game: str, seq: int, data: dict[str, Any]) -> Update | None:
-        if game in view.past_games or (game == view.game and seq <= view.seq):
+    def _state(
+        self, view: TableView, game: str, seq: int, data: dict[str, Any], payload: bytes
+    ) -> Update | None:
+        same = game == view.game and (
+            seq < view.seq or (seq == view.seq and payload == view.payload)
+        )
+        if game in view.past_games or same:
             self.duplicates += 1
             return None
         if game != view.game:
             if view.game:
                 view.past_games.add(view.game)
             view.announcement, view.announcement_seq = "", -1
-        view.game, view.seq, view.state = game, seq, data
+        view.game, view.seq, view.state, view.payload = game, seq, data, payload
         said = data.get("announcement")
         if isinstance(said, str) and said and seq >= view.announcement_seq:
             view.announcement, view.announcement_seq = said, seq
         return Update(view.table)
 
     def _caption(self, view: TableView, game: str, seq: int, data: dict[str, Any]) -> Update | None:
-        if (game, seq) in view.captions_seen or game in view.past_games:
+        part = data.get("part")
+        key = (game, seq, part if isinstance(part, int) and not isinstance(part, bool) else 0)
+        if key in view.captions_seen or game in view.past_games:
             self.duplicates += 1
             return None
-        view.captions_seen.append((game, seq))
+        view.captions_seen.append(key)
         text = data.get("text")
         if not isinstance(text, str):
             return self._refuse(
@@ -232,7 +249,7 @@ class HallModel:
         key = (number, game)
         if not game or "/" in game:
             return self._refuse(topic, "no game id")
-        if key in self.raw_protocols:
+        if self.raw_protocols.get(key) == payload:
             self.duplicates += 1
             return None
         try:

@@ -3,9 +3,10 @@ protocol published to the broker reach the board's model and the web
 pages through the subscriber shell (paho-mqtt).
 
 The broker is the test's own: a temporary config, a free port on
-127.0.0.1, started and stopped here (Debian's ``mosquitto``,
-scripts/debian-packages-dev.txt). (The hall's set-up brings a shared
-fixture with its ACL; this one is anonymous, for the board alone.)
+127.0.0.1, started and stopped here (Debian's ``mosquitto``; the hall-tables
+branch puts it in scripts/debian-packages-dev.txt and brings a shared
+fixture with the hall's ACL, tests/hall_broker.py, which this may move to:
+this one is anonymous, for the board alone).
 """
 
 from __future__ import annotations
