@@ -86,7 +86,19 @@ async def test_the_board_shows_every_table_and_the_standings(
         clock.now = 1030.5
         app.show_tables()
         assert cells(app, "tables")[1][4] == "0:12"
+        # the next speaker, more fouls (a wider cell): one row redrawn, still no scrolling
+        topic, payload = state(
+            3,
+            5,
+            phase="speech",
+            speaker=8,
+            deadline=1090.0,
+            fouls={"2": 1, "5": 3, "8": 2},
+            announcement="Говорит игрок 8",
+        )
+        app.post_message(HallMessage(topic, payload))  # fmt: skip
         await pilot.pause()
+        assert cells(app, "tables")[1][3:7] == ["8", "1:00", "—", "2:1 5:3 8:2"]
         standing = cells(app, "standings")
         assert len(standing) == 10 and standing[0][0] == "1" and standing[0][3] == "1"
         assert standing[-1][0] == "8"  # the three black seats share the eighth place

@@ -80,6 +80,7 @@ class BoardApp(App[int]):
         self._stop: Callable[[], None] | None = None
         self.broker = broker
         self.status = ""
+        self._said_room = MIN_SAID
 
     def compose(self) -> ComposeResult:
         yield Static(printable(self.words["title"].format(event=self.model.event)), id="title")
@@ -126,7 +127,8 @@ class BoardApp(App[int]):
         update = self.model.feed(topic, payload)
         if update is None:
             return
-        self.show_tables()
+        if not self._show_one(update.table):
+            self.show_tables()
         if update.standings:
             self.show_standings()
 
@@ -138,7 +140,7 @@ class BoardApp(App[int]):
         now = self.now()
         numbers = sorted(self.model.tables)
         rows = [list(table_cells(self.model.tables[n], now, self.lang)) for n in numbers]
-        room = self._room(rows)
+        room = self._said_room = self._room(rows)
         for cells in rows:
             if len(cells[-1]) > room:
                 cells[-1] = cells[-1][: room - 1] + "…"
@@ -154,6 +156,26 @@ class BoardApp(App[int]):
             for column, cell in zip(TABLE_COLUMNS, cells, strict=True):
                 if tables.get_cell(key, column) != cell:
                     tables.update_cell(key, column, cell)
+
+    def _show_one(self, number: int) -> bool:
+        """One table's row again, when it has one and its cells still fit
+        the room the last full refresh left (True); else False: the caller
+        lays out every row (a message costs one row, not the board)."""
+        tables = self.query_one("#tables", DataTable)
+        key = str(number)
+        if key not in {str(row.value) for row in tables.rows} or number not in self.model.tables:
+            return False
+        cells = list(table_cells(self.model.tables[number], self.now(), self.lang))
+        widths = [cell_length(cell) + 2 for cell in cells[:-1]]
+        taken = [column.get_render_width(tables) for column in tables.columns.values()][:-1]
+        if any(w > t for w, t in zip(widths, taken, strict=True)):
+            return False  # a wider cell: the announcement's room changes
+        if len(cells[-1]) > self._said_room:
+            cells[-1] = cells[-1][: self._said_room - 1] + "…"
+        for column, cell in zip(TABLE_COLUMNS, cells, strict=True):
+            if tables.get_cell(key, column) != cell:
+                tables.update_cell(key, column, cell)
+        return True
 
     def _room(self, rows: list[list[str]]) -> int:
         """Cells left for the last announcement once the other columns take
