@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hall_games import protocol_bytes
+from rich.cells import cell_len
 from textual.widgets import DataTable
 
 from companion.hall import topics
@@ -50,8 +51,11 @@ def visible_within(app: BoardApp, width: int, height: int) -> None:
         region = app.query_one(f"#{widget_id}").region
         assert region.width > 0 and region.height > 0, widget_id
         assert region.right <= width and region.bottom <= height, (widget_id, region)
-    # the announcement is cut to the room left: no row scrolls sideways
+    # the announcement is cut to the room left: no row scrolls sideways, no cell is clipped
     grid = app.query_one("#tables", DataTable)
+    for index, column in enumerate(grid.columns.values()):
+        widest = max(cell_len(str(grid.get_row(key)[index])) for key in grid.rows)
+        assert column.get_render_width(grid) >= widest + 2, column.key
     assert grid.virtual_size.width <= grid.scrollable_content_region.width, (
         grid.virtual_size,
         grid.scrollable_content_region,
@@ -94,7 +98,7 @@ async def test_the_board_shows_every_table_and_the_standings(
             speaker=8,
             deadline=1090.0,
             fouls={"2": 1, "5": 3, "8": 2},
-            announcement="Говорит игрок 8",
+            announcement="Говорит игрок 8, " * 9,
         )
         app.post_message(HallMessage(topic, payload))  # fmt: skip
         await pilot.pause()

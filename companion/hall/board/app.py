@@ -155,7 +155,8 @@ class BoardApp(App[int]):
                 continue
             for column, cell in zip(TABLE_COLUMNS, cells, strict=True):
                 if tables.get_cell(key, column) != cell:
-                    tables.update_cell(key, column, cell)
+                    # a wider cell widens its column (the room was left for it)
+                    tables.update_cell(key, column, cell, update_width=True)
 
     def _show_one(self, number: int) -> bool:
         """One table's row again, when it has one and its cells still fit
@@ -179,13 +180,18 @@ class BoardApp(App[int]):
 
     def _room(self, rows: list[list[str]]) -> int:
         """Cells left for the last announcement once the other columns take
-        theirs (their widest cell or heading, a cell of padding each side),
-        the scroll bar and the edges aside."""
+        theirs (their widest cell or heading, a cell of padding each side;
+        a column never narrows once widened), the scroll bar and the edges
+        aside."""
+        tables = self.query_one("#tables", DataTable)
+        now = [column.get_render_width(tables) for column in tables.columns.values()]
         taken = 0
         for index, key in enumerate(TABLE_COLUMNS[:-1]):
             widest = max([cell_length(self.words[key])] + [cell_length(r[index]) for r in rows])
-            taken += widest + 2
-        return max(MIN_SAID, self.size.width - taken - 2 - 2)
+            taken += max(widest + 2, now[index] if index < len(now) else 0)
+        # the heading's width at the least: a room below it would not narrow the column
+        least = max(MIN_SAID, cell_length(self.words["said"]))
+        return max(least, self.size.width - taken - 2 - 2)
 
     def show_standings(self) -> None:
         board = self.query_one("#standings", DataTable)
