@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,42 @@ async def test_an_export_that_cannot_be_written_is_one_line(tmp_path: Path) -> N
         await pilot.press("e")
         await pilot.pause()
         assert app.status.startswith("Не сохранено:") and "\n" not in app.status
+
+
+async def test_the_broker_shell_starts_with_the_board_and_stops_with_it(tmp_path: Path) -> None:
+    """run_board's way: the subscriber started on mount, stopped on exit; the
+    link's news on the status line."""
+    from companion.hall.board.app import LinkChanged
+    from companion.hall.topics import BrokerAddress
+
+    calls: list[str] = []
+
+    def start(app: BoardApp) -> Callable[[], None]:
+        calls.append("start")
+        app.post_message(HallMessage(*state(4, 1, phase="day")))  # as paho's thread posts
+        return lambda: calls.append("stop")
+
+    app = BoardApp(HallModel("cup"), find_scheme("wins"), "en", now=Clock(0.0), tick_s=0,
+                   start=start, broker=BrokerAddress("hall.local", 1883))  # fmt: skip
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert calls == ["start"] and cells(app, "tables")[0][0] == "4"
+        app.post_message(LinkChanged(False, "connection refused"))
+        await pilot.pause()
+        assert app.status == "Broker hall.local:1883 unreachable: connection refused"
+        app.post_message(LinkChanged(True, ""))
+        await pilot.pause()
+        assert app.status == "Broker hall.local:1883: connected"
+    assert calls == ["start", "stop"]
+
+
+def test_a_bad_scheme_is_one_line_before_any_screen(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.hall.board.app import run_board
+    from companion.hall.topics import BrokerAddress
+    from companion.hall.web.server import serve
+
+    broker = BrokerAddress("127.0.0.1", 1)
+    assert run_board(broker, "cup", "en", scheme="nope") == 2
+    assert serve(broker, "cup", "127.0.0.1", 0, lang="en", scheme="nope") == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(line.startswith("Scoring scheme: nope") for line in lines)
