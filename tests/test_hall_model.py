@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import zipfile
 from pathlib import Path
 
@@ -280,6 +281,7 @@ def test_the_archive_is_the_same_for_the_same_protocols() -> None:
     ("setup", "scheme", "expect"),
     [
         ("bad_json", "wins", "g.json:1: "),
+        ("fifo", "wins", "g.json: "),
         ("ok", "nope", "no such scheme"),
         ("none", "wins", "--csv"),
     ],
@@ -289,6 +291,8 @@ def test_export_refusals_are_one_line(tmp_path: Path, setup: str, scheme: str, e
     folder.mkdir()
     if setup == "bad_json":
         (folder / "g.json").write_text("{not json")
+    if setup == "fifo":  # a named pipe: refused at once, never waited on
+        os.mkfifo(folder / "g.json")
     err = io.StringIO()
     target = None if setup == "none" else tmp_path / "s.csv"
     assert export_standings(folder, scheme, csv_path=target, err=err, out=io.StringIO()) == 2

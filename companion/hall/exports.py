@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import json
 import re
 import sys
 import zipfile
@@ -25,7 +26,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ..protocol.formats import csv_cell
-from ..protocol.verify import ProtocolFileError, read_json
+from ..protocol.verify import MAX_PROTOCOL, ProtocolFileError, read_json
+from ..textfiles.printable import printable
+from ..textfiles.regular_file import read_regular
 from .hall_words import words
 from .model import HallModel
 from .scoring import Scheme, ScoringError, find_scheme
@@ -39,15 +42,34 @@ _SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 def read_protocol_dir(folder: Path, lang: str = "ru") -> list[Game]:
     """Every protocol JSON of a folder (``table-N/*.json`` and ``*.json``)."""
-    found: list[Game] = []
-    for path in sorted(folder.glob("*.json")):
-        found.append(Game(0, path.stem, read_json(path, lang)))
+    return read_protocols(folder, lang)[0]
+
+
+def read_protocols(
+    folder: Path, lang: str = "ru"
+) -> tuple[list[Game], dict[tuple[int, str], bytes]]:
+    """The folder's protocols, parsed and as their bytes (the archive's)."""
+    places = [(0, path) for path in sorted(folder.glob("*.json"))]
     for sub in sorted(folder.iterdir()):
         match = _TABLE_DIR.match(sub.name)
         if match and sub.is_dir():
-            for path in sorted(sub.glob("*.json")):
-                found.append(Game(int(match.group(1)), path.stem, read_json(path, lang)))
-    return found
+            places += [(int(match.group(1)), path) for path in sorted(sub.glob("*.json"))]
+    games: list[Game] = []
+    raw: dict[tuple[int, str], bytes] = {}
+    for table, path in places:
+        # read_json checks the file and words what is wrong with it; the bytes
+        # read again must be the same protocol (a file rewritten meanwhile is refused)
+        data = read_json(path, lang)
+        again = read_regular(path, MAX_PROTOCOL)
+        try:
+            same = json.loads(again.decode("utf-8")) == data
+        except ValueError:
+            same = False
+        if not same:
+            raise ProtocolFileError(f"{printable(path)}: changed while it was read")
+        games.append(Game(table, path.stem, data))
+        raw[(table, path.stem)] = again
+    return games, raw
 
 
 def _player(row: Row, lang: str) -> str:
@@ -186,8 +208,7 @@ def export_standings(
         return 2
     try:
         scheme = find_scheme(scheme_name)
-        games = read_protocol_dir(folder, lang)
-        raw = {(g.table, g.game): _raw_of(folder, g) for g in games}
+        games, raw = read_protocols(folder, lang)
         written = write_exports(
             games,
             raw,
@@ -295,9 +316,3 @@ def export_from_broker(
         return 2
     print(w["exported"].format(files=", ".join(map(str, written))), file=out)
     return 0
-
-
-def _raw_of(folder: Path, game: Game) -> bytes:
-    """A protocol's bytes as the file holds them (read_json checked it)."""
-    where = folder / f"table-{game.table}" if game.table else folder
-    return (where / f"{game.game}.json").read_bytes()
