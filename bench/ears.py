@@ -1,5 +1,5 @@
 """The ears' figures (issue 10): each voice-activity detector on the same
-generated corpus (``bench/ears_corpus.py``).
+generated corpus (``testkit/corpus.py``).
 
 Run ``python bench/ears.py`` (``--minutes 2``; ``--room-minutes 10`` for
 longer room-only clips). For each detector it prints:
@@ -36,12 +36,12 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ears_corpus import Clip, make_corpus, room_only
 from bench.naive import pct
 from companion.ears.capture import BLOCK, Block
 from companion.ears.detect import DEFAULT_DETECTOR, DETECTORS, DetectorName
 from companion.ears.hearing import EarsSettings, Hearing
 from companion.ears.watch import LevelGate
+from testkit.corpus import Clip, make_corpus, room_only
 
 RATE = 16_000
 MIN_UTTERANCE_S = 0.5

@@ -4,7 +4,7 @@ The file is ``config.toml`` in the platform's config folder (on Linux
 ``~/.config/companion/config.toml``, or under ``$XDG_CONFIG_HOME``); the
 environment variable ``COMPANION_CONFIG`` names another file (tests and the
 service use it). A missing file means all defaults. Reading it
-(``config_load.load_config``) refuses unknown keys,
+(``load.load_config``) refuses unknown keys,
 wrong types and values out of range, each in one line naming the file, the
 line and the key. docs/config.md lists every key.
 

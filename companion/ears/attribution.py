@@ -10,7 +10,7 @@ listener and ``companion listen`` use either the same way.
 With a microphone per seat every voice reaches every microphone, its own
 seat's loudest: in a reverberant room a neighbour's cardioid gooseneck
 hears it only 6-8 dB lower, an omnidirectional one 2-4 dB lower
-(bench/ears_room.py). A 32 ms chunk counts for a channel (``speaking``)
+(testkit/room.py). A 32 ms chunk counts for a channel (``speaking``)
 where that channel is louder than both its neighbours round the table and
 at least ``ABOVE_ROOM_DB`` above the median channel (the room's level).
 Neighbours, not all others: two players talking at once at either end of
