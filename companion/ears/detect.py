@@ -70,10 +70,21 @@ LIFT_DB = 11.0
 KEEP_DB = 6.0
 WEBRTC_FRAME = 480  # webrtcvad takes 10, 20 or 30 ms: the chunk's first 30 ms
 
-DetectorName = Literal["webrtc", "silero", "both"]
-DETECTORS: tuple[DetectorName, ...] = ("webrtc", "silero", "both")
+DetectorName = Literal["webrtc", "silero", "both", "silero-whisper"]
+DETECTORS: tuple[DetectorName, ...] = ("webrtc", "silero", "both", "silero-whisper")
 #: chosen by bench/ears.py's figures (docs/listening.md, "The detector")
 DEFAULT_DETECTOR: DetectorName = "silero"
+#: the whisper channel's verdict, as a probability the segmenter compares
+WHISPER_PROBABILITY = 0.8
+#: a loud short word: an utterance whose voiced chunks stand this far above
+#: the room (75th percentile) counts from ``SHORT_S`` long, not ``Segmenter.min_s``
+SHORT_LIFT_DB = 15.0
+SHORT_S = 0.15
+#: a loud chunk Silero half believes is speech (its state takes a few
+#: chunks to rise on a word said out of silence): probability at least
+#: ``LOUD_PROBABILITY`` and its speech band ``LOUD_LIFT_DB`` above the room
+LOUD_PROBABILITY = 0.2
+LOUD_LIFT_DB = 12.0
 
 
 class ChunkJudge(Protocol):
@@ -117,14 +128,72 @@ class BothJudge:
 
 def judge(name: DetectorName | ChunkJudge) -> ChunkJudge:
     """The detector named so (one given ready-made, a bench's that keeps
-    what it heard: itself)."""
+    what it heard: itself); ``silero-whisper``'s voiced part is Silero."""
     if not isinstance(name, str):
         return name
     if name == "webrtc":
         return WebRtcJudge()
-    if name == "silero":
+    if name in ("silero", "silero-whisper"):
         return SileroJudge()
     return BothJudge()
+
+
+class Voicing:
+    """A chunk of each channel in, each channel's (speech probability, lift
+    above the room) out: what every segmenter here is fed, live and in
+    ``companion listen`` alike. The detector hears one column (the
+    loudest: one Silero, not one a channel). ``whisper``: the whisper
+    channel and the floor per band (``whisper.Bands``) besides; without it,
+    the broadband floor as before issue 26."""
+
+    def __init__(
+        self, detector: DetectorName | ChunkJudge, channels: int = 1, whisper: bool | None = None
+    ) -> None:
+        self._judge = judge(detector)
+        self.whisper = detector == "silero-whisper" if whisper is None else whisper
+        self._floor = RoomFloor(channels)
+        self._bands = None
+        if self.whisper:
+            from .whisper import Bands
+
+            self._bands = Bands(channels)
+
+    def hear(
+        self, chunk: Samples, column: int = 0, power: npt.NDArray[np.float64] | None = None
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """``chunk``: (frames, channels) or mono; ``column``: the one the
+        detector hears; ``power``: each channel's mean square, if known."""
+        frames = chunk[:, None] if chunk.ndim == 1 else chunk
+        probability = self._judge(frames[:, column])
+        if power is None:
+            power = np.mean(np.square(frames, dtype=np.float64), axis=0) + 1e-12
+        lift = 10.0 * np.log10(power) - self._floor.feed(10.0 * np.log10(power))
+        heard = np.full(frames.shape[1], probability)
+        if self._bands is None:
+            return heard, lift
+        bands = self._bands.hear(frames)
+        # Voiced speech against the floor where speech sounds; a whisper
+        # against its own band's.
+        loud = (heard >= LOUD_PROBABILITY) & (bands.speech_lift >= LOUD_LIFT_DB)
+        heard = np.where(loud, np.maximum(heard, 0.5), heard)
+        lift = np.where(heard >= 0.5, bands.speech_lift, lift)
+        whispered = bands.whisper & (heard < 0.5)
+        heard = np.where(whispered, WHISPER_PROBABILITY, heard)
+        lift = np.where(whispered, bands.mid_lift, lift)
+        return heard, lift
+
+    def __call__(self, chunk: Samples) -> tuple[float, float]:
+        """A mono chunk: its probability and lift."""
+        probability, lift = self.hear(chunk)
+        return float(probability[0]), float(lift[0])
+
+
+def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB) -> Segmenter:
+    """The segmenter a detector's verdicts go through: with the whisper
+    channel, a loud short word counts from ``SHORT_S``."""
+    if detector == "silero-whisper":
+        return Segmenter(lift_db=lift_db, short_s=SHORT_S, short_lift_db=SHORT_LIFT_DB)
+    return Segmenter(lift_db=lift_db)
 
 
 class RoomFloor:
@@ -179,6 +248,10 @@ class Segmenter:
     fade_s: float = 1.0
     #: how far back an utterance that took a while to stand out may begin
     lookback_s: float = 1.0
+    #: a loud short word: an utterance whose voiced chunks stand (75th
+    #: percentile) ``short_lift_db`` above the room counts from ``short_s`` long
+    short_s: float = 0.3
+    short_lift_db: float = 99.0
     #: (at, probability, lift above the room's floor or None: not known)
     _recent: deque[tuple[float, float, float | None]] = field(default_factory=deque)
     _voiced: deque[float] = field(default_factory=deque)  # when, in the last ``lookback_s``
@@ -189,6 +262,8 @@ class Segmenter:
     #: not a float object's 32: an utterance that never ends in a 4-hour
     #: file holds 3.6 MB)
     _probabilities: array[float] = field(default_factory=lambda: array("d"))
+    #: the open utterance's voiced chunks' lifts (the short-word rule)
+    _lifts: array[float] = field(default_factory=lambda: array("d"))
 
     def feed(self, at: float, probability: float, lift: float | None = None) -> Segment | None:
         """One chunk starting at ``at``; an utterance when one has ended.
@@ -208,11 +283,14 @@ class Segmenter:
             if len(voiced) >= self.start_chunks and self._stands_out([d for *_, d in voiced]):
                 self._start = self._onset(voiced[0][0])
                 self._probabilities = array("d", [p for _, p, _ in voiced])
+                self._lifts = array("d", [d for *_, d in voiced if d is not None])
                 self._last_speech = self._last_standing = at
             return None
         if speech:
             self._last_speech = at
             self._probabilities.append(probability)
+            if lift is not None and self.short_s < self.min_s:
+                self._lifts.append(lift)
         if standing:
             self._last_standing = at
         if at - self._last_speech >= self.hangover_s or at - self._last_standing >= self.fade_s:
@@ -246,10 +324,15 @@ class Segmenter:
         assert self._start is not None
         start, end = self._start, self._last_standing + CHUNK / RATE
         confidence = float(np.mean(self._probabilities)) if self._probabilities else 0.0
-        self._start, self._probabilities = None, array("d")
+        shortest = self.min_s
+        # Its louder syllables (the 75th percentile): a short word's last
+        # chunks fade into the room.
+        if self._lifts and float(np.percentile(self._lifts, 75)) >= self.short_lift_db:
+            shortest = min(shortest, self.short_s)
+        self._start, self._probabilities, self._lifts = None, array("d"), array("d")
         self._recent.clear()
         self._voiced.clear()
-        return Segment(start, end, round(confidence, 3)) if end - start >= self.min_s else None
+        return Segment(start, end, round(confidence, 3)) if end - start >= shortest else None
 
 
 def chunks(samples: Samples, start_at: float = 0.0) -> Iterator[tuple[float, Samples]]:
@@ -290,8 +373,8 @@ class MonoSegments:
         lift_db: float = LIFT_DB,
         start_at: float = 0.0,
     ) -> None:
-        self.segmenter = Segmenter(lift_db=lift_db)
-        self._judge, self._floor = judge(detector), RoomFloor()
+        self.segmenter = segmenter_for(detector, lift_db)
+        self._voicing = Voicing(detector)
         self._chunks = Chunker()
         self._start_at = start_at
         self.count = 0  # chunks heard
@@ -310,7 +393,7 @@ class MonoSegments:
         """One whole chunk, the next; an utterance when one has ended."""
         at = self._start_at + self.count * CHUNK / RATE
         self.count += 1
-        return self.segmenter.feed(at, self._judge(chunk), self._floor.lift(level_db(chunk)))
+        return self.segmenter.feed(at, *self._voicing(chunk))
 
     @property
     def open_since(self) -> float | None:
