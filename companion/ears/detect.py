@@ -77,14 +77,22 @@ DEFAULT_DETECTOR: DetectorName = "silero"
 #: the whisper channel's verdict, as a probability the segmenter compares
 WHISPER_PROBABILITY = 0.8
 #: a loud short word: an utterance whose voiced chunks stand this far above
-#: the room (75th percentile) counts from ``SHORT_S`` long, not ``Segmenter.min_s``
+#: the room (75th percentile) and that Silero is sure of (its chunks' mean
+#: probability at least ``SHORT_CONFIDENCE``: a chair's thud and scrape
+#: gets 0.6-0.67, a word said out loud 0.7-0.95) counts from ``SHORT_S``
+#: long, not ``Segmenter.min_s``
 SHORT_LIFT_DB = 15.0
+SHORT_CONFIDENCE = 0.75
 SHORT_S = 0.15
 #: a loud chunk Silero half believes is speech (its state takes a few
-#: chunks to rise on a word said out of silence): probability at least
-#: ``LOUD_PROBABILITY`` and its speech band ``LOUD_LIFT_DB`` above the room
+#: chunks to rise on a word said out of silence, or in a noisy room):
+#: probability at least ``LOUD_PROBABILITY``, the speech band
+#: ``LOUD_LIFT_DB`` above the room and no chatter in it (its mean step
+#: from one 8 ms quarter to the next at most ``LOUD_JITTER_DB``: a chair
+#: scraping, which Silero half believes too, chatters 4-10 dB)
 LOUD_PROBABILITY = 0.2
 LOUD_LIFT_DB = 12.0
+LOUD_JITTER_DB = 5.0
 
 
 class ChunkJudge(Protocol):
@@ -172,10 +180,14 @@ class Voicing:
         if self._bands is None:
             return heard, lift
         bands = self._bands.hear(frames)
+        loud = (
+            (heard >= LOUD_PROBABILITY)
+            & (bands.speech_lift >= LOUD_LIFT_DB)
+            & (bands.speech_jitter <= LOUD_JITTER_DB)
+        )
+        heard = np.where(loud, np.maximum(heard, 0.5), heard)
         # Voiced speech against the floor where speech sounds; a whisper
         # against its own band's.
-        loud = (heard >= LOUD_PROBABILITY) & (bands.speech_lift >= LOUD_LIFT_DB)
-        heard = np.where(loud, np.maximum(heard, 0.5), heard)
         lift = np.where(heard >= 0.5, bands.speech_lift, lift)
         whispered = bands.whisper & (heard < 0.5)
         heard = np.where(whispered, WHISPER_PROBABILITY, heard)
@@ -192,7 +204,12 @@ def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB)
     """The segmenter a detector's verdicts go through: with the whisper
     channel, a loud short word counts from ``SHORT_S``."""
     if detector == "silero-whisper":
-        return Segmenter(lift_db=lift_db, short_s=SHORT_S, short_lift_db=SHORT_LIFT_DB)
+        return Segmenter(
+            lift_db=lift_db,
+            short_s=SHORT_S,
+            short_lift_db=SHORT_LIFT_DB,
+            short_confidence=SHORT_CONFIDENCE,
+        )
     return Segmenter(lift_db=lift_db)
 
 
@@ -249,9 +266,10 @@ class Segmenter:
     #: how far back an utterance that took a while to stand out may begin
     lookback_s: float = 1.0
     #: a loud short word: an utterance whose voiced chunks stand (75th
-    #: percentile) ``short_lift_db`` above the room counts from ``short_s`` long
+    #: percentile) ``short_lift_db`` above, at ``short_confidence``, the room counts from ``short_s`` long
     short_s: float = 0.3
     short_lift_db: float = 99.0
+    short_confidence: float = 0.8
     #: (at, probability, lift above the room's floor or None: not known)
     _recent: deque[tuple[float, float, float | None]] = field(default_factory=deque)
     _voiced: deque[float] = field(default_factory=deque)  # when, in the last ``lookback_s``
@@ -327,7 +345,11 @@ class Segmenter:
         shortest = self.min_s
         # Its louder syllables (the 75th percentile): a short word's last
         # chunks fade into the room.
-        if self._lifts and float(np.percentile(self._lifts, 75)) >= self.short_lift_db:
+        if (
+            self._lifts
+            and float(np.percentile(self._lifts, 75)) >= self.short_lift_db
+            and confidence >= self.short_confidence
+        ):
             shortest = min(shortest, self.short_s)
         self._start, self._probabilities, self._lifts = None, array("d"), array("d")
         self._recent.clear()

@@ -14,8 +14,9 @@ chunk is heard as whispered (``Bands.hear``) where
   tables) adds most of its power below 1 kHz, a knock or a chair's thud
   too, paper and clatter above 5 kHz;
 - its 1-5 kHz power is steady over the chunk's four 8 ms quarters (their
-  loudest at most ``STEADY_DB`` over their quietest): a click, a crackle
-  of paper or a chair's stick-slip chatter is not.
+  loudest at most ``STEADY_DB`` over their quietest) and from quarter to
+  quarter over the last 96 ms (``JITTER_DB``): a click, a crackle of
+  paper or a chair's stick-slip chatter is not.
 
 The bands also judge how far voiced speech stands out of the room
 (``speech_lift``, 250-5000 Hz): a brown or humming room fills the low
@@ -42,9 +43,18 @@ BANDS = {"low": (100, 1000), "mid": (1000, 5000), "high": (5000, 8000), "speech"
 #: a whispered chunk's 1-5 kHz power over that band's floor (dB)
 WHISPER_MIN_DB = 6.0
 #: the share of a whispered chunk's added power that is in 1-5 kHz
-WHISPER_SHARE = 0.7
+WHISPER_SHARE = 0.55
+#: a band's power counts as added by a sound from this far over its floor (dB)
+ADDED_DB = 3.0
 #: a whispered chunk's 1-5 kHz power: its loudest quarter over its quietest (dB)
-STEADY_DB = 7.0
+STEADY_DB = 10.0
+#: and from one 8 ms quarter to the next over the last ``JITTER_QUARTERS``,
+#: its mean step (dB): a whisper's noise and its formants' glides move it
+#: 2-4 dB, a chair's stick-slip chatter at 15-40 Hz 5-10 (bench/ears_hard.py's
+#: tuning part: 83 % of whispered chunks pass at 3.5 dB, 3 % of the room's
+#: transients that pass the rest)
+JITTER_DB = 3.5
+JITTER_QUARTERS = 12
 
 _FREQS = np.fft.rfftfreq(QUARTER, 1 / RATE)
 _MASKS = np.array([(lo <= _FREQS) & (hi > _FREQS) for lo, hi in BANDS.values()], dtype=float)
@@ -60,6 +70,8 @@ class Heard:
     whisper: npt.NDArray[np.bool_]
     mid_lift: Floats
     speech_lift: Floats
+    #: the speech band's mean step from quarter to quarter (dB, as ``JITTER_DB``)
+    speech_jitter: Floats
 
 
 def band_powers(chunk: npt.NDArray[np.floating]) -> Floats:
@@ -81,6 +93,7 @@ class Bands:
 
         self._floor = RoomFloor(len(BANDS) * channels)
         self._channels = channels
+        self._quarters: Floats | None = None  # the last quarters' 1-5 kHz and speech levels (dB)
 
     def hear(self, chunk: npt.NDArray[np.floating]) -> Heard:
         """``chunk``: (frames,) or (frames, channels)."""
@@ -90,13 +103,21 @@ class Bands:
         levels = 10.0 * np.log10(power)
         floor_db = self._floor.feed(levels.reshape(-1)).reshape(levels.shape)
         lift = levels - floor_db
-        added = np.maximum(power - 10.0 ** (floor_db / 10.0), 0.0)
+        # What a chunk adds to each band, counted from ``ADDED_DB`` over its
+        # floor: a bed's own swell (mains hum wobbles) is not a sound.
+        added = np.maximum(power - 10.0 ** ((floor_db + ADDED_DB) / 10.0), 0.0)
         spread = added[_LOW] + added[_MID] + added[_HIGH] + 1e-12
         mid = quarters[:, _MID]  # (quarters, channels)
         steady = 10.0 * np.log10(mid.max(axis=0) / mid.min(axis=0))
+        heard = 10.0 * np.log10(quarters[:, [_MID, _SPEECH]])  # (quarters, 2, channels)
+        if self._quarters is None:
+            self._quarters = np.repeat(heard[:1], JITTER_QUARTERS, axis=0)
+        self._quarters = np.concatenate([self._quarters[len(heard) :], heard])
+        jitter = np.mean(np.abs(np.diff(self._quarters, axis=0)), axis=0)  # (2, channels)
         whisper = (
             (lift[_MID] >= WHISPER_MIN_DB)
             & (added[_MID] >= WHISPER_SHARE * spread)
             & (steady <= STEADY_DB)
+            & (jitter[0] <= JITTER_DB)
         )
-        return Heard(whisper, lift[_MID], lift[_SPEECH])
+        return Heard(whisper, lift[_MID], lift[_SPEECH], jitter[1])
