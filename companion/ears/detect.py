@@ -47,18 +47,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .capture import RATE, Samples
+from .floor import RoomFloor
+from .whisper import Bands
 
 CHUNK = 512  # Silero's window at 16 kHz: 32 ms
-#: the room's floor: this percentile of the chunk levels heard in the last
-#: ``FLOOR_S`` (speech among them: a floor that a wrong start cannot freeze)
-FLOOR_S = 8.0
-FLOOR_PERCENTILE = 20.0
-#: chunks between two reckonings of the floor (it moves slowly)
-FLOOR_EVERY = 8
-#: quieter than any microphone's own hiss: a gap in the signal (a file's
-#: digital silence) counts as this loud, so that a floor never sinks to
-#: the -120 dB of zeros
-SILENT_DB = -90.0
 #: an utterance opens only where its voiced chunks' median level stands
 #: this far above the room's floor (chosen by bench/ears.py's figures,
 #: docs/listening.md)
@@ -73,9 +65,14 @@ WEBRTC_FRAME = 480  # webrtcvad takes 10, 20 or 30 ms: the chunk's first 30 ms
 DetectorName = Literal["webrtc", "silero", "both", "silero-whisper"]
 DETECTORS: tuple[DetectorName, ...] = ("webrtc", "silero", "both", "silero-whisper")
 #: chosen by bench/ears.py's figures (docs/listening.md, "The detector")
-DEFAULT_DETECTOR: DetectorName = "silero"
+DEFAULT_DETECTOR: DetectorName = "silero-whisper"
 #: the whisper channel's verdict, as a probability the segmenter compares
 WHISPER_PROBABILITY = 0.8
+#: a whispered chunk's loudness counts this much more (``hearing.Hearing``'s
+#: level, which the table's level gate compares with its speakers'): a
+#: whisper is a voice at the table 16 dB under its normal speech
+#: (bench/ears_corpus.py's levels), not talk from the next table
+WHISPER_LOUDNESS_DB = 16.0
 #: a loud short word: an utterance whose voiced chunks stand this far above
 #: the room (75th percentile) and that Silero is sure of (its chunks' mean
 #: probability at least ``SHORT_CONFIDENCE``: a chair's thud and scrape
@@ -161,9 +158,9 @@ class Voicing:
         self.whisper = detector == "silero-whisper" if whisper is None else whisper
         self._floor = RoomFloor(channels)
         self._bands = None
+        #: which channels the last chunk was whispered on (the whisper channel's)
+        self.whispered: npt.NDArray[np.bool_] = np.zeros(channels, dtype=bool)
         if self.whisper:
-            from .whisper import Bands
-
             self._bands = Bands(channels)
 
     def hear(
@@ -189,7 +186,7 @@ class Voicing:
         # Voiced speech against the floor where speech sounds; a whisper
         # against its own band's.
         lift = np.where(heard >= 0.5, bands.speech_lift, lift)
-        whispered = bands.whisper & (heard < 0.5)
+        whispered = self.whispered = bands.whisper & (heard < 0.5)
         heard = np.where(whispered, WHISPER_PROBABILITY, heard)
         lift = np.where(whispered, bands.mid_lift, lift)
         return heard, lift
@@ -211,35 +208,6 @@ def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB)
             short_confidence=SHORT_CONFIDENCE,
         )
     return Segmenter(lift_db=lift_db)
-
-
-class RoomFloor:
-    """The room's level under the speech: ``FLOOR_PERCENTILE`` of each
-    channel's chunk levels over the last ``FLOOR_S`` seconds. Fed every
-    chunk, speech or not."""
-
-    def __init__(self, channels: int = 1, seconds: float = FLOOR_S) -> None:
-        self._size = max(1, round(seconds * RATE / CHUNK))
-        self._levels = np.zeros((self._size, channels))
-        self._count = 0
-        self._floor = np.zeros(channels)
-
-    def feed(self, levels: npt.ArrayLike) -> npt.NDArray[np.float64]:
-        """One chunk's levels (dB, one per channel); the floor under them."""
-        self._levels[self._count % self._size] = np.maximum(levels, SILENT_DB)
-        self._count += 1
-        if self._count <= FLOOR_EVERY or self._count % FLOOR_EVERY == 0:
-            heard = self._levels[: min(self._count, self._size)]
-            # The k-th lowest, not np.percentile's interpolation: the same to
-            # a fraction of a dB, and here 8 µs against 290 µs.
-            k = int(len(heard) * FLOOR_PERCENTILE / 100)
-            self._floor = np.partition(heard, k, axis=0)[k]
-        return self._floor
-
-    def lift(self, level: float) -> float:
-        """How far one channel's chunk stands above the room: ``level``
-        fed, less the floor."""
-        return level - float(self.feed([level])[0])
 
 
 @dataclass(frozen=True, slots=True)

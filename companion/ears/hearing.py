@@ -42,7 +42,16 @@ import numpy as np
 from ..core.rules import ForbiddenWords
 from .attribution import loudest, tracker_for
 from .capture import RATE, Block, Listener, RetryingListener, SoundDeviceListener, WavListener
-from .detect import CHUNK, DEFAULT_DETECTOR, LIFT_DB, DetectorName, Voicing, level_db, segmenter_for
+from .detect import (
+    CHUNK,
+    DEFAULT_DETECTOR,
+    LIFT_DB,
+    WHISPER_LOUDNESS_DB,
+    DetectorName,
+    Voicing,
+    level_db,
+    segmenter_for,
+)
 
 log = logging.getLogger(__name__)
 
@@ -193,6 +202,8 @@ class Hearing:
         # the speaker's own; one Silero per channel would cost ten times more.
         mono = loudest(self._mics(chunk))
         (probability, lift), level = self._voicing(mono), level_db(mono)
+        if self._voicing.whispered[0]:
+            level += WHISPER_LOUDNESS_DB  # a voice at the table (detect.WHISPER_LOUDNESS_DB)
         was_open = self._segmenter.open_since is not None
         segment = self._segmenter.feed(at, probability, lift)
         opened = self._segmenter.open_since

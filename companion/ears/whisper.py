@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .capture import RATE
+from .floor import RoomFloor
 
 Floats = npt.NDArray[np.float64]
 #: a chunk's quarters: 128 samples (8 ms), bins of 125 Hz
@@ -89,8 +90,6 @@ class Bands:
     Fed every chunk, speech or not."""
 
     def __init__(self, channels: int = 1) -> None:
-        from .detect import RoomFloor  # detect builds on this module
-
         self._floor = RoomFloor(len(BANDS) * channels)
         self._channels = channels
         self._quarters: Floats | None = None  # the last quarters' 1-5 kHz and speech levels (dB)
