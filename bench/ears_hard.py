@@ -321,14 +321,14 @@ def cached(kind: str, part: Part, bed_name: str, index: int, minutes: float) -> 
     if path.exists():
         with np.load(path) as stored:
             truth = tuple(Said(**t) for t in json.loads(str(stored["truth"])))
-            return HardClip(stored["samples"].astype(np.float32) / 32767, truth, bed_name)
+            return HardClip((stored["samples"] / 32767).astype(np.float32), truth, bed_name)
     make = speech_clip if kind == "speech" else room_clip
     clip = make(part, bed_name, index, minutes)
     CACHE.mkdir(parents=True, exist_ok=True)
     truth_json = json.dumps([_said(t) for t in clip.truth])
     pcm = np.round(clip.samples * 32767).astype(np.int16)  # as a card records it; half the disk
     np.savez(path, samples=pcm, truth=np.array(truth_json))
-    return HardClip(pcm.astype(np.float32) / 32767, clip.truth, bed_name)
+    return HardClip((pcm / 32767).astype(np.float32), clip.truth, bed_name)
 
 
 def _said(t: Said) -> dict[str, object]:

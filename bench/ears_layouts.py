@@ -100,13 +100,13 @@ def main() -> None:
     print(
         f"whispered lines per layout ({args.rooms} rooms x {args.minutes:g} min a SNR, seed {args.seed}):"
     )
-    for (detector, layout, snr), (w, found, seated, normal, heard_normal) in sorted(tally.items()):
+    for (name, layout, snr), (w, hit, seated, normal, heard_normal) in sorted(tally.items()):
         seat = (
             f", with its seat {seated / max(1, w):.3f} ({seated}/{w})" if layout != "single" else ""
         )
         print(
-            f"  {detector:15} {layout:9} normal at {snr:g} dB, whispers at {snr - 16:+g} dB at the array:"
-            f" whispers found {found / max(1, w):.3f} ({found}/{w}){seat};"
+            f"  {name:15} {layout:9} normal at {snr:g} dB, whispers at {snr - 16:+g} dB at the array:"
+            f" whispers found {hit / max(1, w):.3f} ({hit}/{w}){seat};"
             f" normal lines {heard_normal / max(1, normal):.3f} ({heard_normal}/{normal})"
         )
 

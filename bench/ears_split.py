@@ -50,7 +50,7 @@ TARGETS = "voiced >= 0.97, whispered >= 0.8, words >= 0.9, <= 1 false per 30 min
 class Replay:
     """Silero's verdicts on a clip, heard once, given again chunk by chunk."""
 
-    def __init__(self, verdicts: np.ndarray) -> None:  # type: ignore[type-arg]
+    def __init__(self, verdicts: np.ndarray) -> None:
         self._verdicts, self._next = verdicts, 0
 
     def __call__(self, chunk: object) -> float:
@@ -58,7 +58,7 @@ class Replay:
         return float(self._verdicts[self._next - 1])
 
 
-def silero(clip: HardClip) -> tuple[np.ndarray, float]:  # type: ignore[type-arg]
+def silero(clip: HardClip) -> tuple[np.ndarray, float]:
     """Silero's verdict on each chunk of the clip, and its CPU seconds."""
     judge = SileroJudge()
     started = time.process_time()
@@ -74,7 +74,7 @@ class Found:
     told: float  # when the listening process said "open" (the block's arrival)
 
 
-def hear(clip: HardClip, verdicts: np.ndarray, detector: DetectorName) -> tuple[list[Found], float]:  # type: ignore[type-arg]
+def hear(clip: HardClip, verdicts: np.ndarray, detector: DetectorName) -> tuple[list[Found], float]:
     """The clip through ``Hearing`` with Silero's verdicts replayed; its segments and CPU."""
     messages: list[tuple[float, tuple[object, ...]]] = []
     now = [0.0]
