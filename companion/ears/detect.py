@@ -81,6 +81,10 @@ WHISPER_LOUDNESS_DB = 16.0
 SHORT_LIFT_DB = 15.0
 SHORT_CONFIDENCE = 0.75
 SHORT_S = 0.15
+#: ``KEEP_DB`` for lifts judged per band: a band's level swings more than
+#: the whole's, so talk from the next tables reaches 6 dB over a band's
+#: floor often enough to hold an utterance open for seconds
+BANDS_KEEP_DB = 8.0
 #: a loud chunk Silero half believes is speech (its state takes a few
 #: chunks to rise on a word said out of silence, or in a noisy room):
 #: probability at least ``LOUD_PROBABILITY``, the speech band
@@ -206,6 +210,7 @@ def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB)
             short_s=SHORT_S,
             short_lift_db=SHORT_LIFT_DB,
             short_confidence=SHORT_CONFIDENCE,
+            keep_db=BANDS_KEEP_DB,
         )
     return Segmenter(lift_db=lift_db)
 
@@ -319,6 +324,8 @@ class Segmenter:
             and confidence >= self.short_confidence
         ):
             shortest = min(shortest, self.short_s)
+            # and it ends with its last voiced chunk, standing out or not
+            end = max(end, self._last_speech + CHUNK / RATE)
         self._start, self._probabilities, self._lifts = None, array("d"), array("d")
         self._recent.clear()
         self._voiced.clear()
