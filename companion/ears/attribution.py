@@ -245,13 +245,19 @@ class ChannelSegments:
         for k in range(len(mask)):
             column = int(np.argmax(power[k]))
             heard, lifts = self._voicing.hear(whole[k * CHUNK : (k + 1) * CHUNK], column, power[k])
+            row = mask[k]
+            whispered = self._voicing.whispered
+            if whispered.any():
+                # A whisper is loud at its own seat in 1-5 kHz, not in the
+                # room's low rumble: which seat speaks is judged there.
+                row = row | (whispered & speaking(self._voicing.mid_power[None])[0])
             at = self._start_at + self._count * CHUNK / RATE
             self._spoke[(self._count + 1) % self._keep] = (
-                self._spoke[self._count % self._keep] + mask[k]
+                self._spoke[self._count % self._keep] + row
             )
             self._count += 1
             for channel, segmenter in enumerate(self._segmenters):
-                probability = float(heard[channel]) if mask[k, channel] else 0.0
+                probability = float(heard[channel]) if row[channel] else 0.0
                 # A silent seat's segmenter, closed and with only silence in
                 # its window, would learn nothing from one more silent chunk.
                 if probability == 0.0 and segmenter.open_since is None:

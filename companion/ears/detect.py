@@ -164,6 +164,8 @@ class Voicing:
         self._bands = None
         #: which channels the last chunk was whispered on (the whisper channel's)
         self.whispered: npt.NDArray[np.bool_] = np.zeros(channels, dtype=bool)
+        #: and each channel's 1-5 kHz power in it
+        self.mid_power: npt.NDArray[np.float64] = np.zeros(channels)
         if self.whisper:
             self._bands = Bands(channels)
 
@@ -191,6 +193,7 @@ class Voicing:
         # against its own band's.
         lift = np.where(heard >= 0.5, bands.speech_lift, lift)
         whispered = self.whispered = bands.whisper & (heard < 0.5)
+        self.mid_power = bands.mid_power
         heard = np.where(whispered, WHISPER_PROBABILITY, heard)
         lift = np.where(whispered, bands.mid_lift, lift)
         return heard, lift

@@ -73,6 +73,8 @@ class Heard:
     speech_lift: Floats
     #: the speech band's mean step from quarter to quarter (dB, as ``JITTER_DB``)
     speech_jitter: Floats
+    #: the chunk's 1-5 kHz power (which seat a whisper is loudest at)
+    mid_power: Floats
 
 
 def band_powers(chunk: npt.NDArray[np.floating]) -> Floats:
@@ -119,4 +121,4 @@ class Bands:
             & (steady <= STEADY_DB)
             & (jitter[0] <= JITTER_DB)
         )
-        return Heard(whisper, lift[_MID], lift[_SPEECH], jitter[1])
+        return Heard(whisper, lift[_MID], lift[_SPEECH], jitter[1], power[_MID])
