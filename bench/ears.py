@@ -25,7 +25,7 @@ Targets: recall >= 0.95 and <= 1 false flag per 30 minutes, latency p50
 <= 300 ms, CPU <= 0.02 s per second of audio. It asserts nothing.
 
 ``--part tuning`` or ``--part test`` runs issue 26's split corpus instead
-(``bench/ears_hard.py``, scored by ``bench/ears_split.py``): today's
+(``testkit/hard_corpus.py``, scored by ``bench/ears_split.py``): today's
 detector and the one with the whisper channel side by side; the test part
 decides. ``--detectors`` names the detectors of the old corpus's run.
 """

@@ -5,7 +5,7 @@ Run ``python bench/ears_cost.py`` (``--seconds 120``). A listening process
 is started as the table starts it (``python -m companion.ears.link FD``,
 its settings sent on the socket), its microphone a WAV file played at its
 own pace (``file:``: a block every 32 ms, as a card gives them): a stretch
-of the test part's pink clip (``bench/ears_hard.py``: lines, whispers,
+of the test part's pink clip (``testkit/hard_corpus.py``: lines, whispers,
 words and transients). Its CPU is the process's own (user + system, from
 the kernel: ``/proc/PID/stat`` when it says it listens, ``wait4``'s
 rusage when it has ended), so the start-up (imports, Silero's model) is
@@ -36,8 +36,8 @@ if __package__ in (None, ""):
 
 import numpy as np
 
-from bench.ears_hard import PARTS, cached
 from companion.ears.hearing import EarsSettings
+from testkit.hard_corpus import PARTS, cached
 
 RATE = 16_000
 #: a Pi 4 (Cortex-A72, 1.5-1.8 GHz) against this machine for single-threaded

@@ -34,13 +34,13 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ears_room import Pass, calibration_pass, game_pass, make_table
 from bench.ears_seats import GEOMETRY, _calibrate
 from companion.ears.array import ArraySeats, geometry
 from companion.ears.attribution import ChannelSegments
 from companion.ears.calibration import calibration_of
 from companion.ears.detect import DetectorName, MonoSegments, Segment
 from companion.ears.seated import SeatedSegments
+from testkit.room import Pass, calibration_pass, game_pass, make_table
 
 SNRS = (26.0, 20.0)
 DETECTORS: tuple[DetectorName, ...] = ("silero", "silero-whisper")

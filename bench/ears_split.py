@@ -1,4 +1,4 @@
-"""The ears on the split corpus of issue 26 (``bench/ears_hard.py``):
+"""The ears on the split corpus of issue 26 (``testkit/hard_corpus.py``):
 today's detector and the whisper channel side by side, in the same run.
 
 ``python bench/ears.py --part tuning|test`` runs it (``--part old``: the
@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bench.ears_hard import BEDS, PARTS, SNRS, HardClip, Said, cached
 from bench.naive import pct
 from companion.ears.capture import BLOCK, Block
 from companion.ears.detect import CHUNK, DetectorName, SileroJudge, Voicing, segmenter_for
 from companion.ears.hearing import EarsSettings, Hearing
+from testkit.hard_corpus import BEDS, PARTS, SNRS, HardClip, Said, cached
 
 RATE = 16_000
 WARM_UP_S = 10.0

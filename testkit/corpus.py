@@ -177,7 +177,7 @@ def _speech_track(rng: np.random.Generator, n: int) -> tuple[Audio, tuple[Uttera
 # --- room sounds (each returned at unit active RMS by noise_track) --------------------------
 
 
-def _shaped(rng: np.random.Generator, n: int, exponent: float) -> Audio:
+def shaped(rng: np.random.Generator, n: int, exponent: float) -> Audio:
     """White noise with its power falling as 1/f**exponent (1: pink, 2: brown),
     shaped in one FFT; below 20 Hz is cut so brown noise does not wander off."""
     spectrum = np.fft.rfft(rng.standard_normal(n))
@@ -188,7 +188,7 @@ def _shaped(rng: np.random.Generator, n: int, exponent: float) -> Audio:
     return np.fft.irfft(spectrum * gain, n).astype(np.float32)
 
 
-def _hum(rng: np.random.Generator, n: int) -> Audio:
+def hum(rng: np.random.Generator, n: int) -> Audio:
     """50 Hz mains with odd harmonics strongest (transformers, fluorescent
     ballasts) and a slow wobble, as a cheap amplifier picks it up."""
     t = np.arange(n) / RATE
@@ -204,13 +204,13 @@ def _events(rng: np.random.Generator, n: int, per_s: float) -> npt.NDArray[np.in
     return np.sort(rng.integers(0, max(1, n), count))
 
 
-def _add(out: Audio, at: int, sound: npt.NDArray[np.floating]) -> None:
+def add(out: Audio, at: int, sound: npt.NDArray[np.floating]) -> None:
     end = min(len(out), at + len(sound))
     if end > at:  # a sound that would start past the end is left out
         out[at:end] += sound[: end - at].astype(np.float32)
 
 
-def _knocks(rng: np.random.Generator, n: int) -> Audio:
+def knocks(rng: np.random.Generator, n: int) -> Audio:
     """Knuckles and cups on a wooden table: a click and a decaying resonance."""
     out = np.zeros(n, dtype=np.float32)
     for at in _events(rng, n, 0.4):
@@ -220,11 +220,11 @@ def _knocks(rng: np.random.Generator, n: int) -> Audio:
             np.sin(2 * np.pi * rng.uniform(120, 900) * t) * rng.uniform(0.3, 1) for _ in range(3)
         )
         click = rng.standard_normal(len(t)) * np.exp(-t / 0.002)
-        _add(out, int(at), (body + click) * decay * rng.uniform(0.3, 1.0))
+        add(out, int(at), (body + click) * decay * rng.uniform(0.3, 1.0))
     return out
 
 
-def _scrapes(rng: np.random.Generator, n: int) -> Audio:
+def scrapes(rng: np.random.Generator, n: int) -> Audio:
     """Chair legs on a floor: noise through a band that sweeps (short-time FFT
     masks, overlap-added), chopped by stick-slip pulses at 15-40 Hz."""
     out = np.zeros(n, dtype=np.float32)
@@ -244,11 +244,11 @@ def _scrapes(rng: np.random.Generator, n: int) -> Audio:
             burst[i * hop : i * hop + size] += piece
         t = np.arange(len(burst)) / RATE
         stick = 0.6 + 0.4 * np.sign(np.sin(2 * np.pi * rng.uniform(15, 40) * t))
-        _add(out, int(at), burst * stick * np.hanning(len(burst)))
+        add(out, int(at), burst * stick * np.hanning(len(burst)))
     return out
 
 
-def _clatter(rng: np.random.Generator, n: int) -> Audio:
+def clatter(rng: np.random.Generator, n: int) -> Audio:
     """Chips, cards and cutlery: trains of 3-12 millisecond clicks, fading."""
     out = np.zeros(n, dtype=np.float32)
     t = np.arange(int(0.004 * RATE)) / RATE
@@ -256,7 +256,7 @@ def _clatter(rng: np.random.Generator, n: int) -> Audio:
         pos = int(at)
         for k in range(int(rng.integers(3, 13))):
             click = np.diff(rng.standard_normal(len(t) + 1)) * np.exp(-t / rng.uniform(3e-4, 1e-3))
-            _add(out, pos, click * rng.uniform(0.4, 1.0) * 0.85**k)
+            add(out, pos, click * rng.uniform(0.4, 1.0) * 0.85**k)
             pos += int(rng.uniform(0.02, 0.12) * RATE)
     return out
 
@@ -287,7 +287,7 @@ def _talkers(rng: np.random.Generator, n: int) -> list[Audio]:
         while at < n:
             voice = VOICES[int(rng.integers(len(VOICES)))]
             speech = render(PHRASES[int(rng.integers(len(PHRASES)))], voice, int(rng.choice(RATES)))
-            _add(talker, at, speech[::-1] * level)
+            add(talker, at, speech[::-1] * level)
             at += len(speech) + int(rng.uniform(0.05, 0.8) * RATE)
         tracks.append(talker)
     return tracks
@@ -315,12 +315,12 @@ def _dry_babble(rng: np.random.Generator, n: int) -> Audio:
 def _room(rng: np.random.Generator, n: int) -> Audio:
     """A club evening: a bed of pink noise and hum, babble, and the table's clatter."""
     parts: list[tuple[Callable[[np.random.Generator, int], Audio], float]] = [
-        (lambda r, k: _shaped(r, k, 1.0), 0.5),
-        (_hum, 0.15),
+        (lambda r, k: shaped(r, k, 1.0), 0.5),
+        (hum, 0.15),
         (_babble, 0.6),
-        (_knocks, 1.0),
-        (_scrapes, 0.5),
-        (_clatter, 0.7),
+        (knocks, 1.0),
+        (scrapes, 0.5),
+        (clatter, 0.7),
     ]
     out = np.zeros(n, dtype=np.float32)
     for make, weight in parts:
@@ -331,12 +331,12 @@ def _room(rng: np.random.Generator, n: int) -> Audio:
 
 _MAKERS: dict[str, Callable[[np.random.Generator, int], Audio]] = {
     "white": lambda r, n: r.standard_normal(n).astype(np.float32),
-    "pink": lambda r, n: _shaped(r, n, 1.0),
-    "brown": lambda r, n: _shaped(r, n, 2.0),
-    "hum": _hum,
-    "knocks": _knocks,
-    "scrapes": _scrapes,
-    "clatter": _clatter,
+    "pink": lambda r, n: shaped(r, n, 1.0),
+    "brown": lambda r, n: shaped(r, n, 2.0),
+    "hum": hum,
+    "knocks": knocks,
+    "scrapes": scrapes,
+    "clatter": clatter,
     "babble": _babble,
     "room": _room,
     "dry-babble": _dry_babble,  # not in NOISES: testkit/room.py's

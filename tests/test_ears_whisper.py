@@ -1,7 +1,7 @@
 """The whisper channel, the floor per band and the short-word rule (issue
 26), on generated sound: espeak-ng's whispered Russian (no pitch, energy
 at 1-5 kHz) over pink noise, and the room's transients alone
-(``bench/ears_hard.py``). ``companion listen`` and the live
+(``testkit/hard_corpus.py``). ``companion listen`` and the live
 listening process hear a recording alike."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bench.ears_corpus import render
-from bench.ears_hard import bed, near_room, transient
 from companion.ears.capture import BLOCK, Block
 from companion.ears.detect import Segmenter, segmenter_for, segments
 from companion.ears.hearing import EarsSettings, Hearing
 from companion.ears.review import review
+from testkit.corpus import render
+from testkit.hard_corpus import bed, near_room, transient
 
 RATE = 16_000
 

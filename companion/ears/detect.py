@@ -71,7 +71,7 @@ WHISPER_PROBABILITY = 0.8
 #: a whispered chunk's loudness counts this much more (``hearing.Hearing``'s
 #: level, which the table's level gate compares with its speakers'): a
 #: whisper is a voice at the table 16 dB under its normal speech
-#: (bench/ears_corpus.py's levels), not talk from the next table
+#: (testkit/corpus.py's levels), not talk from the next table
 WHISPER_LOUDNESS_DB = 16.0
 #: a loud short word: an utterance whose voiced chunks stand this far above
 #: the room (75th percentile) and that Silero is sure of (its chunks' mean

@@ -51,7 +51,7 @@ ADDED_DB = 3.0
 STEADY_DB = 10.0
 #: and from one 8 ms quarter to the next over the last ``JITTER_QUARTERS``,
 #: its mean step (dB): a whisper's noise and its formants' glides move it
-#: 2-4 dB, a chair's stick-slip chatter at 15-40 Hz 5-10 (bench/ears_hard.py's
+#: 2-4 dB, a chair's stick-slip chatter at 15-40 Hz 5-10 (testkit/hard_corpus.py's
 #: tuning part: 83 % of whispered chunks pass at 3.5 dB, 3 % of the room's
 #: transients that pass the rest)
 JITTER_DB = 3.5

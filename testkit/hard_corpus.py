@@ -1,6 +1,6 @@
 """A corpus harder than the ears' detector (issue 26), split in two.
 
-``bench/ears_corpus.py`` is the corpus the detector was tuned on. This one
+``testkit/corpus.py`` is the corpus the detector was tuned on. This one
 holds what an independent check found it missing, and comes in two parts
 made alike but from different material:
 
@@ -14,7 +14,7 @@ made alike but from different material:
   verdict is this part's.
 
 Each speech clip lays, over one bed, three kinds of foreground with gaps
-of 0.8-3 s: table **lines** (bench/ears_corpus.py's phrases), **whispered**
+of 0.8-3 s: table **lines** (testkit/corpus.py's phrases), **whispered**
 lines (a real whisper is unvoiced: no pitch, its energy mostly at 1-5 kHz)
 and one-word **interjections** of 0.3-0.7 s («Да!», «Нет», «Спасибо», «Ха»,
 a number). Each utterance has an SNR of its own, drawn from ``SNRS``,
@@ -47,21 +47,21 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from bench.ears_corpus import (
+from testkit.corpus import (
     PHRASES,
     RATE,
-    _active_rms,
-    _add,
-    _clatter,
-    _hum,
-    _knocks,
-    _scrapes,
-    _shaped,
+    active_rms,
+    add,
+    clatter,
+    hum,
+    knocks,
     render,
+    scrapes,
+    shaped,
 )
 
 Audio = npt.NDArray[np.float32]
-CACHE = Path(__file__).resolve().parent / "out" / "ears_hard"
+CACHE = Path(__file__).resolve().parent.parent / "bench" / "out" / "ears_hard"
 #: bump when the making changes: old cached clips are then not read
 VERSION = 1
 
@@ -153,7 +153,7 @@ def whispered(x: npt.NDArray[np.floating], rng: np.random.Generator) -> Audio:
     for i, piece in enumerate(pieces):
         out[i * hop : i * hop + size] += piece
     out = out[size : size + len(x)]
-    return (out / _active_rms(out)).astype(np.float32)
+    return (out / active_rms(out)).astype(np.float32)
 
 
 def speak(part: Part, kind: str, rng: np.random.Generator) -> tuple[Audio, str]:
@@ -187,7 +187,7 @@ def near_room(x: Audio, rng: np.random.Generator) -> Audio:
     tail *= 10 ** (-rng.uniform(4.0, 10.0) / 20) / np.sqrt(np.sum(np.square(tail)))
     tail[0] = 1.0
     wet = np.convolve(x, tail)[: len(x) + int(0.15 * RATE)]
-    return (wet / _active_rms(wet[: len(x)])).astype(np.float32)
+    return (wet / active_rms(wet[: len(x)])).astype(np.float32)
 
 
 # --- transients and beds -----------------------------------------------------------------
@@ -209,8 +209,8 @@ def _chair(rng: np.random.Generator) -> Audio:
     t = np.arange(int(0.3 * RATE)) / RATE
     thud = np.sin(2 * np.pi * rng.uniform(40, 120) * t) * np.exp(-t / rng.uniform(0.03, 0.08))
     thud += rng.standard_normal(len(t)) * np.exp(-t / 0.004) * 0.5
-    scrape = _one(_scrapes, rng)[: int(rng.uniform(0.2, 0.5) * RATE)]
-    scrape = scrape * (0.5 / max(1e-9, _active_rms(scrape)) * _active_rms(thud))
+    scrape = _one(scrapes, rng)[: int(rng.uniform(0.2, 0.5) * RATE)]
+    scrape = scrape * (0.5 / max(1e-9, active_rms(scrape)) * active_rms(thud))
     return np.concatenate([thud, scrape]).astype(np.float32)
 
 
@@ -236,30 +236,30 @@ def _paper(rng: np.random.Generator) -> Audio:
 def transient(name: str, rng: np.random.Generator) -> Audio:
     """One transient, at unit active RMS."""
     makers: dict[str, Callable[[np.random.Generator], Audio]] = {
-        "knock": lambda r: _one(_knocks, r)[: int(0.3 * RATE)],
-        "scrape": lambda r: _one(_scrapes, r),
-        "clatter": lambda r: _one(_clatter, r),
+        "knock": lambda r: _one(knocks, r)[: int(0.3 * RATE)],
+        "scrape": lambda r: _one(scrapes, r),
+        "clatter": lambda r: _one(clatter, r),
         "chair": _chair,
         "paper": _paper,
     }
     x = makers[name](rng)
-    return (x / _active_rms(x)).astype(np.float32)
+    return (x / active_rms(x)).astype(np.float32)
 
 
 def bed(name: str, rng: np.random.Generator, n: int) -> Audio:
     """``n`` samples of a bed at its level (``BEDS``)."""
     if name == "brown":
-        x = _shaped(rng, n, 2.0)
+        x = shaped(rng, n, 2.0)
     elif name == "pink":
-        x = _shaped(rng, n, 1.0)
+        x = shaped(rng, n, 1.0)
     elif name == "hum+pink":
-        pink, hum = _shaped(rng, n, 1.0), _hum(rng, n)
-        x = pink / _active_rms(pink) + hum / _active_rms(hum) * 10 ** (-3 / 20)
+        pink, mains = shaped(rng, n, 1.0), hum(rng, n)
+        x = pink / active_rms(pink) + mains / active_rms(mains) * 10 ** (-3 / 20)
     elif name == "low-white":
         x = rng.standard_normal(n).astype(np.float32)
     else:
         raise ValueError(f"unknown bed {name!r}: one of {', '.join(BEDS)}")
-    return (x * (10 ** (BEDS[name] / 20) / _active_rms(x))).astype(np.float32)
+    return (x * (10 ** (BEDS[name] / 20) / active_rms(x))).astype(np.float32)
 
 
 def _transients(rng: np.random.Generator, track: Audio, level: float, at: list[int]) -> None:
@@ -269,7 +269,7 @@ def _transients(rng: np.random.Generator, track: Audio, level: float, at: list[i
     for onset in onsets:
         name = TRANSIENTS[int(rng.integers(len(TRANSIENTS)))]
         gain = level * 10 ** (rng.uniform(*TRANSIENT_DB) / 20)
-        _add(track, int(onset), transient(name, rng) * gain)
+        add(track, int(onset), transient(name, rng) * gain)
 
 
 # --- clips -------------------------------------------------------------------------------
@@ -291,7 +291,7 @@ def speech_clip(part: Part, bed_name: str, index: int, minutes: float) -> HardCl
         if at + len(dry) + int(0.15 * RATE) > n:
             break
         snr = float(SNRS[int(rng.integers(len(SNRS)))])
-        _add(mix, at, near_room(dry, rng) * level * 10 ** (snr / 20))
+        add(mix, at, near_room(dry, rng) * level * 10 ** (snr / 20))
         truth.append(Said(at / RATE, (at + len(dry)) / RATE, kind, snr, voice))
         if rng.random() < WITH_TRANSIENT:
             near.append(at + int(rng.uniform(-0.3, len(dry) / RATE) * RATE))
