@@ -450,9 +450,7 @@ def test_lifting_a_hand_after_its_count_or_after_a_pass_is_not_ignored() -> None
     game, _ = go(_voted(), NEXT, NEXT)  # «Спасибо», «Принято»: the rest send 4 out
     assert game.phase == "speeches" and table_state(game).held == (5,)
     lifted, effects = step(game, SeatReleased(5))
-    assert (
-        not any(isinstance(e, Ignored) for e in effects) and table_state(lifted).held == ()
-    )
+    assert not any(isinstance(e, Ignored) for e in effects) and table_state(lifted).held == ()
     _, effects = step(lifted, SeatReleased(5))
     assert Ignored("seat 5 released outside a vote, nothing held") in effects
     passed, _ = step(day_one(), SeatPressed(1))  # the speaker's own button: «Пас»

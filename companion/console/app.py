@@ -31,6 +31,7 @@ from ..club.roster import load_roster
 from ..config.rulesets import available_rulesets, load_ruleset
 from ..config.values import Config
 from ..core.events import GameSetUp
+from ..core.forum.rules import forum_rules
 from ..core.rules import Ruleset
 from ..runner.clock import Clock
 from ..runner.resume import Unfinished, unfinished_game
@@ -274,7 +275,7 @@ class ConsoleApp(TableNews):
         except Exception as error:  # TableFailed, a pin map, a device: said, not raised
             self._failed(error)
             return False
-        sports = setup.ruleset.forum is None
+        sports = forum_rules(setup.ruleset) is None
         if simulated_votes and sports and table.simulated_seats is not None:
             setup = dataclasses.replace(setup, host_closes_votes=True)
         self._show_table(setup.seats, intro, setup.ruleset)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..config.rulesets import load_ruleset
 from ..core.effects import Effect
+from ..core.forum.rules import forum_rules
 from ..core.state import Game
 from ..core.views import phase_name
 from ..protocol import deal as fair
@@ -87,6 +88,6 @@ def began(path: Path) -> str:
 
 def where(game: Game, words: Words) -> str:
     """Where an unfinished game stands, in the host's words."""
-    if game.rules.forum is not None:
+    if forum_rules(game.rules) is not None:
         return ForumWords(words)(f"phase.{phase_name(game)}", day=game.day)
     return phase_line(game, words)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..club.roster import Warn, forget, remember
+from ..core.forum.rules import forum_rules
 from ..core.state import Game
 from .setup_ask import is_filled_in
 
@@ -26,7 +27,7 @@ def past_first_night(game: Game) -> bool:
     """The game has played its first night (the forum game: its first day's
     results). A game that ended by its rules had; one the host stopped
     says nothing here (the state before the stop tells)."""
-    if game.rules.forum is not None:
+    if forum_rules(game.rules) is not None:
         return game.day >= 2 or (game.day == 1 and game.phase == "night")
     return game.day >= 1
 

@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label
 
 from ..core.events import GameSetUp
+from ..core.forum.rules import forum_rules
 from .dialogs import AskYesNo
 from .forum.words import ForumWords
 from .words import EN, RU, Words
@@ -51,7 +52,7 @@ def start_question(words: Words, setup: GameSetUp) -> str:
     deal = w("ask_start_deal_cards" if setup.roles is not None else "ask_start_deal_companion")
     ruleset = rules.title if w.lang == "ru" and rules.title else rules.name
     lines = [w("ask_start"), w("ask_start_what", ruleset=ruleset, seats=setup.seats, deal=deal)]
-    if rules.forum is not None:
+    if forum_rules(rules) is not None:
         forum = ForumWords(w)
         options = ", ".join(forum(f"option.{o}") for o in setup.options)
         lines.append(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from . import outcome
 from .rules import LadderStep, Offence
-from .sports.state import queued_turn, table_or_blank
 from .state import Out
 from .step import IllegalInput, Step, living, require, seat_in_range
 
@@ -25,8 +24,7 @@ def give(t: Step, number: int, key: str) -> None:
     require(game.phase not in ("setup", "ended"), f"no offences can be given in phase {game.phase}")
     offence = find_offence(t, key)
     seat = seat_in_range(game, number)
-    turn = queued_turn(game)
-    speaking = turn is not None and turn.seat == number  # a last word
+    speaking = t.procedure.speaking(game) == number  # a last word
     if seat.out is not None and not speaking:
         require(
             offence.while_out,
@@ -62,7 +60,7 @@ def give(t: Step, number: int, key: str) -> None:
     elif cost == "removal_at_morning":
         t.update_seat(number, removal_at_morning=True)
         t.say("leaves_at_morning", seat=number)
-    elif cost in ("demotion", "lost_move"):
+    elif cost in t.procedure.costs:  # the procedure's own (the forum's demotion)
         t.procedure.sanction(t, number, cost)
     elif cost == "team_loss":
         if exempt:
@@ -155,16 +153,10 @@ def _climb(t: Step, number: int, ladder_step: LadderStep) -> None:
 
 def _bite_day(t: Step, number: int, ladder_step: LadderStep) -> int:
     game = t.game
-    state = table_or_blank(game)
-    if ladder_step.bites == "this_round_or_next" and game.phase == "speeches":
-        # Tournament 4.4: this round if the seat's regular speech is still ahead.
-        ahead = any(
-            turn.seat == number and turn.kind == "speech" for turn in state.turns[state.turn_at :]
-        )
-        turn_now = queued_turn(game)
-        speaking_now = turn_now is not None and turn_now.seat == number
-        if ahead and not speaking_now and t.seat(number).spoke_day != game.day:
-            return game.day
+    # Tournament 4.4: this round if the seat's own speech is still ahead
+    # (the procedure knows its speeches).
+    if ladder_step.bites == "this_round_or_next" and t.procedure.speech_ahead(game, number):
+        return game.day
     return game.day + 1
 
 

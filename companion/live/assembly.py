@@ -25,6 +25,7 @@ from typing import Any, Literal, TextIO
 
 from ..core.effects import Effect, Say
 from ..core.events import Event
+from ..core.forum.rules import forum_rules
 from ..core.rules import Ruleset
 from ..core.state import Game
 from ..ears.hearing import EarsSettings
@@ -203,9 +204,10 @@ class LiveTable:
         )
         self.ears = self._ears(spec, rules, on_notice)
         # The forum game's windows close on the wall clock (runner/forum_clock.py).
+        forum = forum_rules(rules)
         self.deadlines = (
-            DeadlineWatch(self.submit, wall=wall, warn_minutes=rules.forum.warning_minutes)
-            if rules.forum is not None
+            DeadlineWatch(self.submit, wall=wall, warn_minutes=forum.warning_minutes)
+            if forum is not None
             else None
         )
         if self.deadlines is not None and session.game is not None:

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core import views
+from ..core.forum.rules import forum_rules
+from ..core.sports import rights
 from ..core.sports.state import table_or_blank
 from ..core.state import Game, Record
 from .lines import flag_fields, texts
@@ -53,14 +55,14 @@ def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
                     "last_word_s": _num(seat.out.last_word_s),
                 },
                 "offences": seat.count,
-                "next_speech_s": _num(views.next_speech_s(game, seat)),
-                "may_nominate": views.may_nominate(game, seat),
-                "may_vote": views.may_vote(game, seat),
+                "next_speech_s": _num(rights.next_speech_s(game, seat)),
+                "may_nominate": rights.may_nominate(game, seat),
+                "may_vote": rights.may_vote(game, seat),
             }
             for seat in game.seats
         ],
     }
-    if game.rules.forum is not None:
+    if forum_rules(game.rules) is not None:
         _forum(game, out)
     return out
 

@@ -39,7 +39,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from ..core.forum.rules import DEADLINES
+from ..core.forum.rules import DEADLINES, forum_rules
 from ..core.rules import Ruleset
 from ..core.vocabulary import (
     CUES,
@@ -426,7 +426,8 @@ def _forum_domain(cue: str, arg: str, rules: Ruleset) -> list[int | str]:
     if arg in _FORUM_WORDS:
         return list(_FORUM_WORDS[arg])
     if arg == "minutes":
-        return [rules.forum.warning_minutes if rules.forum is not None else 10]
+        forum = forum_rules(rules)
+        return [forum.warning_minutes if forum is not None else 10]
     raise ValueError(f"cue {cue!r}: no known values for argument {arg!r}")
 
 

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from rich.text import Text
 
 from ...core.forum.posts import last_post, owner_seats
-from ...core.forum.rules import ForumRules
+from ...core.forum.rules import ForumRules, the_forum_rules
 from ...core.forum.state import MM_TEAMS, ForumState, open_deadlines, phase_name, state
 from ...core.state import Game
 from ...runner.forum_clock import moment
@@ -31,9 +31,7 @@ _COLOUR = {"black": "bold bright_red", "grey": "yellow", "green": "green"}
 
 
 def forum_rules(game: Game) -> ForumRules:
-    rules = game.rules.forum
-    assert rules is not None, "not a forum game"
-    return rules
+    return the_forum_rules(game.rules)
 
 
 # --- the forum clock -----------------------------------------------------------

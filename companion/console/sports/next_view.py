@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...core import views
 from ...core.engine import apply
 from ...core.events import HostAdvanced
+from ...core.forum.rules import forum_rules
 from ...core.sports.state import current_turn, table_or_blank
 from ...core.state import Game
 from ..words import Words
@@ -20,7 +21,7 @@ _NEXT = HostAdvanced()
 
 def after_next(game: Game) -> Game | None:
     """The state the host's "next" would make now (None: it takes none)."""
-    if game.phase in ("setup", "ended") or game.rules.forum is not None:
+    if game.phase in ("setup", "ended") or forum_rules(game.rules) is not None:
         return None
     try:
         after, _ = apply(game, _NEXT)

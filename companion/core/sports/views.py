@@ -6,13 +6,10 @@ All derived from ``Game``; nothing here changes state.
 
 from __future__ import annotations
 
+from ..lights import FAST_BLINK, HOLDING, IDLE, MAY_VOTE, OFF, PENALISED, SLOW_BLINK, STEADY
 from ..state import Game
 from ..step import rights_day
 from .state import queued_turn, table
-
-# The light language (docs/lights.md). One mode per seat, derived from state.
-OFF, STEADY, SLOW_BLINK, FAST_BLINK = "off", "steady", "slow_blink", "fast_blink"
-PENALISED, MAY_VOTE, HOLDING, IDLE = "penalised", "may_vote", "holding", "idle"
 
 
 def phase_name(game: Game) -> str:
