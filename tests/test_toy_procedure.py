@@ -77,7 +77,7 @@ def _play(game: Game, *events: object) -> Game:
 
 def test_the_engine_plays_it_from_set_up_to_its_end() -> None:
     rules = load_ruleset(TOY)
-    game, effects = new_game(GameSetUp(rules, 4, roles=ROLES))
+    game, _ = new_game(GameSetUp(rules, 4, roles=ROLES))
     assert (game.phase, game.day, views.phase_name(game)) == ("talk", 1, "talk")
     assert [t for t, _ in game.timers] == ["talk"]
     # the host's «next» ends the talk; the timer would have (below)

@@ -77,8 +77,8 @@ def _pick(t: Step, event: Event) -> None:
 
 
 def _round_over(t: Step, picks: tuple[tuple[int, int], ...]) -> None:
-    (most, votes), *rest = Counter(target for _, target in picks).most_common() + [(0, 0)]
-    if votes > rest[0][1]:  # a tie sends nobody out
+    (most, votes), (_, next_votes) = [*Counter(t for _, t in picks).most_common(2), (0, 0)][:2]
+    if votes > next_votes:  # a tie sends nobody out
         t.update_seat(most, out=Out("voted", t.game.day, 0))
         t.record("out", seat=most, how="voted", clause="toy.3")
     if outcome.check(t):
