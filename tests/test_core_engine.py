@@ -33,7 +33,7 @@ from companion.core.events import (
     Undone,
 )
 from companion.core.rules import Ruleset
-from companion.core.sports.state import current_turn
+from companion.core.sports.state import current_turn, table_seat
 from companion.core.sports.state import table as table_state
 from companion.core.state import Game
 from companion.core.step import IllegalInput
@@ -262,7 +262,7 @@ def test_the_light_of_a_seat_that_lost_its_speech() -> None:
     assert lights(before, game) == []
     before, (game, _) = game, step(game, OffenceGiven(9, "4.6.1"))  # 4.4: the third foul
     assert lights(before, game) == [(9, "penalised")]
-    assert game.seat(9).silenced_day == 1
+    assert table_seat(game, 9).silenced_day == 1
 
 
 # --- setting up a table ---------------------------------------------------------

@@ -28,9 +28,10 @@ plays (``Ruleset.procedure``) and the engine asks it:
 * ``microphone``: what speech heard now breaks (``MicrophoneRule``): the
   ears ask it, so a procedure whose phases are not the sports table's
   (the forum's hours-long night) is not judged by the sports table's;
-* the discipline's questions (``speaking``, ``speech_ahead``): who speaks
-  now, whether a seat's speech is still ahead today (the ladder's «this
-  round or next»);
+* the discipline's questions and marks (``speaking``, ``speech_ahead``,
+  ``lose_speech``, ``leave_at_morning``): who speaks now, whether a seat's
+  speech is still ahead today (the ladder's «this round or next»), a lost
+  speech and a removal at morning kept with the procedure's own seat data;
 * the clock's (``more_time``, ``time_moved``, ``ran_over``, ``ask_again``):
   what the host's added time means where no timer runs, what follows a
   moved end (the speaker's warning), what an undo asks again;
@@ -308,6 +309,12 @@ class Procedure:
     #: the seat's own speech is still ahead today, not begun: a ladder step
     #: that bites «this round or next» bites today (tournament 4.4)
     speech_ahead: Callable[[Game, int], bool] = lambda game, seat: False
+    #: the ladder takes the seat's own speech of ``day`` (0: gives it back):
+    #: the procedure keeps it with its speeches (``Seat`` keeps the others)
+    lose_speech: Callable[[Step, int, int], None] = lambda t, seat, day: None
+    #: the seat leaves at the procedure's morning without a last word (an
+    #: offence of cost ``removal_at_morning``), or, False, no longer does
+    leave_at_morning: Callable[[Step, int, bool], None] = lambda t, seat, leaves: None
     # --- the clock's (core/timing.py) ---
     #: the host adds ``seconds`` where no main timer runs: the timer that
     #: gets them (the state readied for it), or None: refused

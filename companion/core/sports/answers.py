@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..state import Game
 from ..step import Step
-from .state import queued_turn, table
+from .state import mark_seat, queued_turn, table, table_seat
 
 
 def speaking(game: Game) -> int:
@@ -28,7 +28,19 @@ def speech_ahead(game: Game, number: int) -> bool:
     ahead = any(
         turn.seat == number and turn.kind == "speech" for turn in state.turns[state.turn_at :]
     )
-    return ahead and speaking(game) != number and game.seat(number).spoke_day != game.day
+    return ahead and speaking(game) != number and table_seat(game, number).spoke_day != game.day
+
+
+def lose_speech(t: Step, number: int, day: int) -> None:
+    """The ladder takes the seat's speech of ``day`` (0: gives it back)."""
+    mark_seat(t, number, silenced_day=day)
+
+
+def leave_at_morning(t: Step, number: int, leaves: bool) -> None:
+    """The seat leaves without a last word when the host announces the
+    morning (club: a peek at night), or no longer does."""
+    if table_seat(t.game, number).removal_at_morning != leaves:
+        mark_seat(t, number, removal_at_morning=leaves)
 
 
 def more_time(t: Step, seconds: float) -> str | None:

@@ -221,4 +221,6 @@ PROCEDURE = Procedure(
     time_moved=answers.time_moved,
     ran_over=answers.ran_over,
     ask_again=answers.ask_again,
+    lose_speech=answers.lose_speech,
+    leave_at_morning=answers.leave_at_morning,
 )
