@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from companion.config.rulesets import load_ruleset
-from companion.core import views
+from companion.core.sports import rights
 from companion.core.sports.night import steps as night_steps
 from companion.core.sports.state import current_turn, table
 from companion.core.state import Game
@@ -137,7 +137,7 @@ class Bot:
         if turn.kind == "last_word" and turn.seat == state.first_victim and not state.best_move:
             suspects = rng.sample([n for n in range(1, 11) if n != turn.seat], 3)
             self.emit({"input": "best_move", "seat": turn.seat, "suspects": suspects}, 5)
-        if turn.kind == "speech" and views.may_nominate(game, seat) and not state.turn_over:
+        if turn.kind == "speech" and rights.may_nominate(game, seat) and not state.turn_over:
             free = [n for n in alive if n not in state.nominees]
             if self.keep_alive:  # nominees come in pairs: a single one would be voted out
                 later = any(t.kind == "speech" for t in state.turns[state.turn_at + 1 :])
@@ -181,7 +181,7 @@ class Bot:
                 self.emit({"input": "release", "seat": seat}, 0.5)
             return
         voted = frozenset().union(*(v for i, v in enumerate(ballot.votes) if i != ballot.index))
-        eligible = [s.number for s in game.seats if views.may_vote(game, s)]
+        eligible = [s.number for s in game.seats if rights.may_vote(game, s)]
         free = [n for n in eligible if n not in voted]
         if self.keep_alive:
             # half the table on the first of two nominees: a tie; the revote ties

@@ -31,16 +31,15 @@ from companion.config.rulesets import load_ruleset
 from companion.core import engine
 from companion.core.effects import Effect
 from companion.core.events import (
-    DeadlinePassed,
     Event,
-    ForumChoiceMade,
-    ForumVoted,
     GameSetUp,
     OffenceGiven,
     ProposalDismissed,
     WinDeclared,
 )
+from companion.core.forum.events import DeadlinePassed, ForumChoiceMade, ForumVoted
 from companion.core.forum.outcome import faction, parity
+from companion.core.forum.rules import the_forum_rules
 from companion.core.forum.state import MM_TEAMS, last_target, state
 from companion.core.rules import Ruleset
 from companion.core.state import Game, Record, Seat
@@ -77,8 +76,7 @@ def tables(draw: st.DrawFn) -> Table:
 def deal(seats: int, two_sided: bool) -> list[str]:
     """The ruleset's deal for ``seats`` (20-25; 26: the 25 deal), one role
     per seat, unshuffled."""
-    assert RULES.forum is not None
-    table = dict(RULES.forum.two_sided_deals) if two_sided else dict(RULES.deals)
+    table = dict(the_forum_rules(RULES).two_sided_deals) if two_sided else dict(RULES.deals)
     return [role for role, n in table[min(seats, 25)] for _ in range(n)]
 
 
@@ -224,7 +222,7 @@ class Driver:
         self.seen[action] = self.seen.get(action, 0) + 1
 
     def day_choices(self) -> None:
-        rules = self.game.rules.forum
+        rules = the_forum_rules(self.game.rules)
         assert rules is not None
         for seat in living(self.game):
             role = rules.role(seat.role)
@@ -272,7 +270,7 @@ class Driver:
                 self.take(ForumVoted(seat.number, self.rng.choice(everyone), ""))
 
     def night(self) -> None:
-        rules = self.game.rules.forum
+        rules = the_forum_rules(self.game.rules)
         assert rules is not None
         s = state(self.game)
         for seat in living(self.game):

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from companion.config.rulesets import load_ruleset
+from companion.core.forum.rules import the_forum_rules
 from companion.core.rules import Ruleset
 from companion.core.state import Game
 from companion.runner.replay import ScriptReplay
@@ -32,9 +33,8 @@ def load(name: str) -> Ruleset:
     civilian), which the shipped ruleset keeps off."""
     if name == "forum-cop-told":
         rules = load_ruleset("forum")
-        assert rules.forum is not None
-        forum = dataclasses.replace(rules.forum, cop_private_result=True)
-        return dataclasses.replace(rules, forum=forum)
+        forum = dataclasses.replace(the_forum_rules(rules), cop_private_result=True)
+        return dataclasses.replace(rules, procedure_rules=forum)
     return load_ruleset(name)
 
 

@@ -166,7 +166,11 @@ BAD = [
     ("device index", "[voice]\ndevice = -1\n", ["voice.device", "0 to 1024"]),
     ("latency", '[voice]\nlatency = "fast"\n', ["voice.latency", "normal", "low"]),
     ("device float", "[microphone]\ndevice = 1.5\n", ["microphone.device", "name or index"]),
-    ("room lift", "[microphone]\nabove_room_db = 45\n", ["microphone.above_room_db", "from 0 to 30"]),
+    (
+        "room lift",
+        "[microphone]\nabove_room_db = 45\n",
+        ["microphone.above_room_db", "from 0 to 30"],
+    ),
     ("no ruleset", '[table]\nruleset = "street"\n', ["table.ruleset", "known: club"]),
     ("no ruleset file", '[table]\nruleset = "x/y.toml"\n', ["table.ruleset", "no such ruleset"]),
     ("no pin map", '[seats]\npin_map = "thirteen"\n', ["seats.pin_map", "no such pin map"]),

@@ -20,7 +20,7 @@ from companion.console.dialogs import AskYesNo
 from companion.console.protocol_screen import ProtocolScreen
 from companion.console.setup_screen import SetupScreen
 from companion.console.sports.screen import TableScreen
-from companion.core.sports.state import current_turn
+from companion.core.sports.state import current_turn, table_seat
 from companion.core.sports.state import table as table_state
 from companion.core.views import phase_name
 from companion.protocol import deal as fair
@@ -57,7 +57,7 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
         for _ in range(3):
             await host.offence(x, "speech_out_of_turn")
         assert host.game.seat(x).count == 3
-        assert host.game.seat(x).silenced_day == speech_lost_on
+        assert table_seat(host.game, x).silenced_day == speech_lost_on
         assert "−речь" in str(app.screen.query_one(f"#seat-{x}").render())
         await host.next()
         await host.nominate(b)

@@ -235,7 +235,7 @@ def test_the_forum_clocks_next_deadline_is_the_window_the_game_closes_next() -> 
     from companion.console.forum.view import clock_view
     from companion.console.forum.words import ForumWords
     from companion.core.engine import apply
-    from companion.core.events import DeadlinePassed
+    from companion.core.forum.events import DeadlinePassed
     from companion.core.forum.state import open_deadlines
     from companion.runner.replay import ScriptReplay
     from companion.runner.script import read_script

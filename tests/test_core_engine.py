@@ -33,7 +33,7 @@ from companion.core.events import (
     Undone,
 )
 from companion.core.rules import Ruleset
-from companion.core.sports.state import current_turn
+from companion.core.sports.state import current_turn, table_seat
 from companion.core.sports.state import table as table_state
 from companion.core.state import Game
 from companion.core.step import IllegalInput
@@ -262,7 +262,7 @@ def test_the_light_of_a_seat_that_lost_its_speech() -> None:
     assert lights(before, game) == []
     before, (game, _) = game, step(game, OffenceGiven(9, "4.6.1"))  # 4.4: the third foul
     assert lights(before, game) == [(9, "penalised")]
-    assert game.seat(9).silenced_day == 1
+    assert table_seat(game, 9).silenced_day == 1
 
 
 # --- setting up a table ---------------------------------------------------------
@@ -450,9 +450,7 @@ def test_lifting_a_hand_after_its_count_or_after_a_pass_is_not_ignored() -> None
     game, _ = go(_voted(), NEXT, NEXT)  # «Спасибо», «Принято»: the rest send 4 out
     assert game.phase == "speeches" and table_state(game).held == (5,)
     lifted, effects = step(game, SeatReleased(5))
-    assert (
-        not any(isinstance(e, Ignored) for e in effects) and table_state(lifted).held == ()
-    )
+    assert not any(isinstance(e, Ignored) for e in effects) and table_state(lifted).held == ()
     _, effects = step(lifted, SeatReleased(5))
     assert Ignored("seat 5 released outside a vote, nothing held") in effects
     passed, _ = step(day_one(), SeatPressed(1))  # the speaker's own button: «Пас»

@@ -63,6 +63,7 @@ from companion.core.events import (
     Undone,
 )
 from companion.core.rules import Ruleset
+from companion.core.sports import rights
 from companion.core.sports.night import steps as night_steps
 from companion.core.sports.state import Ballot, current_turn
 from companion.core.sports.state import table as table_state
@@ -105,7 +106,7 @@ def _same_ballot(a: Ballot | None, b: Ballot | None) -> bool:
 
 
 def _eligible(game: Game) -> frozenset[int]:
-    return frozenset(s.number for s in game.seats if views.may_vote(game, s))
+    return frozenset(s.number for s in game.seats if rights.may_vote(game, s))
 
 
 def replay(setup: GameSetUp, events: list[Event]) -> tuple[Game, list[object]]:
@@ -273,12 +274,12 @@ class CoreMachine(RuleBasedStateMachine):
             assert isinstance(event, Nominated), f"nominees {added} came from {event}"
             assert added == [event.target]
             by = before.seat(event.by)
-            assert by.out is None and views.may_nominate(before, by)
+            assert by.out is None and rights.may_nominate(before, by)
             turn = current_turn(before)
             assert turn is not None and turn.kind == "speech"
             # the speaker in their own minute, or a seat that lost its speech
             # but kept its nomination (club ladder.3), in anyone's
-            assert turn.seat == event.by or not views.may_speak(before, by)
+            assert turn.seat == event.by or not rights.may_speak(before, by)
             assert after.seat(event.target).out is None
         assert len(set(table_state(after).nominees)) == len(table_state(after).nominees)
         # Votes.

@@ -10,7 +10,8 @@ from datetime import datetime
 
 from companion.config.rulesets import load_ruleset
 from companion.core import views
-from companion.core.events import DeadlineNear, DeadlinePassed, ForumVoted, GameSetUp
+from companion.core.events import GameSetUp
+from companion.core.forum.events import DeadlineNear, DeadlinePassed, ForumVoted
 from companion.live.assembly import LiveTable, Outputs, TableSpec
 from companion.runner.clock import FakeClock
 from companion.runner.forum_clock import DeadlineWatch

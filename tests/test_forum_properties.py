@@ -44,15 +44,14 @@ from hypothesis import strategies as st
 from companion.core import engine
 from companion.core.effects import Effect
 from companion.core.events import (
-    DeadlinePassed,
     Event,
-    ForumChoiceMade,
-    ForumVoted,
     GameSetUp,
     OffenceGiven,
     WinDeclared,
 )
+from companion.core.forum.events import DeadlinePassed, ForumChoiceMade, ForumVoted
 from companion.core.forum.outcome import faction, parity
+from companion.core.forum.rules import the_forum_rules
 from companion.core.forum.state import MM_TEAMS, last_target, state
 from companion.core.state import Game
 from companion.protocol import report
@@ -121,7 +120,7 @@ class Checks:
         window = s.open[0] if s.open else ""
         gone = dead(game)
         alive = living(game)
-        rules = game.rules.forum
+        rules = the_forum_rules(game.rules)
         assert rules is not None
         if gone:  # the dead have no move, and are no one's target (amb.54)
             ghost = rng.choice(gone)

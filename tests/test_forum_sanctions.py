@@ -71,9 +71,7 @@ def test_an_mm_team_without_a_choice_is_proposed_for_the_morgue() -> None:
     the host's confirmation removes him."""
     table = Table(THREE).day().night((9, "shoot", 5))
     j = table.json()
-    assert j["proposals"] == [
-        {"seat": 8, "offence": "mm_no_choice", "reason": "deadline.night.5"}
-    ]
+    assert j["proposals"] == [{"seat": 8, "offence": "mm_no_choice", "reason": "deadline.night.5"}]
     j = offence(table, 8, "mm_no_choice").json()
     assert dead(j)[8] == "removed" and j["proposals"] == []
 

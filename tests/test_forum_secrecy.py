@@ -38,8 +38,12 @@ from hypothesis import strategies as st
 
 from companion.core import engine
 from companion.core.effects import Effect, Say
-from companion.core.events import DeadlinePassed, Event, ForumChoiceMade, ForumVoted, GameSetUp
-from companion.core.forum.rules import DEADLINES
+from companion.core.events import (
+    Event,
+    GameSetUp,
+)
+from companion.core.forum.events import DeadlinePassed, ForumChoiceMade, ForumVoted
+from companion.core.forum.rules import DEADLINES, forum_rules, the_forum_rules
 from companion.core.rules import Ruleset
 from companion.core.state import Game
 from companion.protocol import report
@@ -299,9 +303,9 @@ def test_the_cops_miss_looks_the_same_whatever_he_hit() -> None:
 
 def test_the_cops_private_check_option_keeps_the_miss_public_only() -> None:
     """amb.8's option: the Cop alone is told «мирный»; the public sees the same."""
-    assert RULES.forum is not None
+    assert forum_rules(RULES) is not None
     told = dataclasses.replace(
-        RULES, forum=dataclasses.replace(RULES.forum, cop_private_result=True)
+        RULES, procedure_rules=dataclasses.replace(the_forum_rules(RULES), cop_private_result=True)
     )
     plain = night([(COP, "shoot", CIV)])
     option = night([(COP, "shoot", CIV)], rules=told)

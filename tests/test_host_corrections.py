@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from helpers import TOURNAMENT_ROLES, play, setup
 
+from companion.core.sports.state import table_seat
 from companion.protocol.report import protocol, records
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptError
@@ -23,7 +24,7 @@ def fouls(seat: int, n: int) -> list[dict[str, Any]]:
 def test_a_cancelled_third_foul_gives_the_speech_back() -> None:
     before = play(SETUP, {"input": "next"}, *fouls(5, 3))
     assert before.seat(5).count == 3
-    assert before.seat(5).silenced_day == 1  # 4.4: today's speech, still ahead
+    assert table_seat(before, 5).silenced_day == 1  # 4.4: today's speech, still ahead
     game = play(
         SETUP,
         {"input": "next"},
@@ -31,7 +32,11 @@ def test_a_cancelled_third_foul_gives_the_speech_back() -> None:
         {"input": "cancel_offence", "seat": 5, "offence": "4.6.1"},
     )
     seat = game.seat(5)
-    assert (seat.count, seat.silenced_day, seat.offences) == (2, 0, ("speech_out_of_turn",) * 2)
+    assert (seat.count, table_seat(game, 5).silenced_day, seat.offences) == (
+        2,
+        0,
+        ("speech_out_of_turn",) * 2,
+    )
     assert records(game)[-1].kind == "offence_cancelled"
     assert any("нарушение снято" in line for line in protocol(game))
 

@@ -221,3 +221,40 @@ def test_every_module_is_named_in_the_architecture() -> None:
     }
     assert sorted(present - named) == [], "modules docs/architecture.md does not name"
     assert sorted(named - present) == [], "names in docs/architecture.md with no module"
+
+
+#: the shared engine: core/*.py, every procedure's; ``procedures`` is the
+#: registry, the one that names them
+SHARED_CORE = "companion.core."
+REGISTRY = "companion.core.procedures"
+PROCEDURE_PACKAGES = ("companion.core.sports", "companion.core.forum")
+
+
+def procedure_leaks(edges: dict[str, set[str]], known: dict[str, Path]) -> list[str]:
+    """Imports from a shared core module into a procedure's package."""
+    leaks = []
+    for module, imported in edges.items():
+        shared = module.startswith(SHARED_CORE) and module.count(".") == 2
+        if not shared or module == REGISTRY or known[module].name == "__init__.py":
+            continue
+        for other in sorted(imported):
+            if other == PROCEDURE_PACKAGES or other.startswith(PROCEDURE_PACKAGES):
+                leaks.append(f"{module} -> {other}")
+    return leaks
+
+
+def test_the_shared_core_names_no_procedure() -> None:
+    """Issue 25 part 3: the sports table's and the forum's rules live in
+    their folders; discipline, timing, events, rules, the ruleset reader,
+    the engine and the views ask the procedure (``Procedure``'s hooks,
+    through the registry) and import neither."""
+    assert procedure_leaks(graph(), modules()) == []
+
+
+def test_a_leak_into_a_procedure_is_found() -> None:
+    known = {name: Path(f"{name}.py") for name in ("companion.core.timing", REGISTRY)}
+    edges = {
+        "companion.core.timing": {"companion.core.sports.state", "companion.core.step"},
+        REGISTRY: {"companion.core.forum.procedure"},
+    }
+    assert procedure_leaks(edges, known) == ["companion.core.timing -> companion.core.sports.state"]

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.config.rulesets import available_rulesets, load_ruleset
+from companion.core.forum.rules import forum_rules
 from companion.core.rules import Ruleset
 from companion.core.vocabulary import CUES, RULESET_CUES, names
 from companion.voice import numerals
@@ -412,7 +413,7 @@ def _typical(cue: str, rules: Ruleset, seat: int) -> dict[str, int | str]:
         "shooter": "kamikaze",
         "name": "vote",
         "at": "2026-12-01T21:31:00",
-        "minutes": rules.forum.warning_minutes if rules.forum else 10,
+        "minutes": forum_rules(rules).warning_minutes if forum_rules(rules) else 10,
     }
     return {name: values[name] for name in needed_cues(rules)[cue]}
 

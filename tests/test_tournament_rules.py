@@ -23,7 +23,7 @@ from companion.core.effects import Effect, TellHost
 from companion.core.engine import step
 from companion.core.events import BestMoveMade, NightChoiceMade, Undone
 from companion.core.sports.night import steps as night_steps
-from companion.core.sports.state import current_turn
+from companion.core.sports.state import current_turn, table_seat
 from companion.core.sports.state import table as table_state
 from companion.core.state import Game
 from companion.core.step import IllegalInput
@@ -260,7 +260,7 @@ def test_third_foul_while_speaking_costs_the_next_days_speech() -> None:
     )
     game = s.play()
     assert current_turn(game) is not None and current_turn(game).seat == 2  # the minute goes on
-    assert game.seat(2).silenced_day == 2
+    assert table_seat(game, 2).silenced_day == 2
 
 
 def test_fourth_foul_removes_without_last_word() -> None:

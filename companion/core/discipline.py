@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from . import outcome
 from .rules import LadderStep, Offence
-from .sports.state import queued_turn, table_or_blank
 from .state import Out
 from .step import IllegalInput, Step, living, require, seat_in_range
 
@@ -25,8 +24,7 @@ def give(t: Step, number: int, key: str) -> None:
     require(game.phase not in ("setup", "ended"), f"no offences can be given in phase {game.phase}")
     offence = find_offence(t, key)
     seat = seat_in_range(game, number)
-    turn = queued_turn(game)
-    speaking = turn is not None and turn.seat == number  # a last word
+    speaking = t.procedure.speaking(game) == number  # a last word
     if seat.out is not None and not speaking:
         require(
             offence.while_out,
@@ -59,10 +57,10 @@ def give(t: Step, number: int, key: str) -> None:
             outcome.team_loss(t, (seat.team,), "team_loss", offence.team_loss_clause)
         else:
             remove(t, number, offence.clause)
-    elif cost == "removal_at_morning":
-        t.update_seat(number, removal_at_morning=True)
+    elif cost == "removal_at_morning":  # the procedure's morning carries it out
+        t.procedure.leave_at_morning(t, number, True)
         t.say("leaves_at_morning", seat=number)
-    elif cost in ("demotion", "lost_move"):
+    elif cost in t.procedure.costs:  # the procedure's own (the forum's demotion)
         t.procedure.sanction(t, number, cost)
     elif cost == "team_loss":
         if exempt:
@@ -76,8 +74,9 @@ def give(t: Step, number: int, key: str) -> None:
             outcome.team_loss(t, losers, "team_loss", offence.clause)
 
 
-#: the seat field that holds each right's loss (``LadderStep.loses``)
-_RIGHT_FIELDS = {"speech": "silenced_day", "nomination": "no_nomination_day", "vote": "no_vote_day"}
+#: the seat field that holds each right's loss (``LadderStep.loses``); a
+#: lost speech is kept by the procedure with its speeches (``lose_speech``)
+_RIGHT_FIELDS = {"nomination": "no_nomination_day", "vote": "no_vote_day"}
 
 
 def cancel(t: Step, number: int, key: str) -> None:
@@ -104,10 +103,7 @@ def cancel(t: Step, number: int, key: str) -> None:
         "excluded": any(game.rules.offence(o).excluded for o in left),
         "rating_penalty": seat.rating_penalty - (0 if exempt else offence.rating_penalty),
     }
-    if offence.cost == "removal_at_morning":
-        changes["removal_at_morning"] = any(
-            game.rules.offence(o).cost == "removal_at_morning" for o in left
-        )
+    given_back: list[str] = []
     if offence.cost == "count":
         count = seat.count - 1
         changes["count"] = count
@@ -117,8 +113,16 @@ def cancel(t: Step, number: int, key: str) -> None:
             if count < ladder_step.at <= seat.count:
                 for right in ladder_step.loses:
                     if right not in kept:
-                        changes[_RIGHT_FIELDS[right]] = 0
+                        given_back.append(right)
+    for back in given_back:
+        if back in _RIGHT_FIELDS:
+            changes[_RIGHT_FIELDS[back]] = 0
     t.update_seat(number, **changes)
+    if "speech" in given_back:
+        t.procedure.lose_speech(t, number, 0)
+    if offence.cost == "removal_at_morning":
+        leaves = any(game.rules.offence(o).cost == "removal_at_morning" for o in left)
+        t.procedure.leave_at_morning(t, number, leaves)
     t.record("offence_cancelled", seat=number, offence=offence.id, clause=offence.clause)
     t.say("offence_cancelled", seat=number)
 
@@ -143,7 +147,7 @@ def _climb(t: Step, number: int, ladder_step: LadderStep) -> None:
     bites_on = _bite_day(t, number, ladder_step)
     changes: dict[str, int] = {}
     if "speech" in ladder_step.loses:
-        changes["silenced_day"] = bites_on
+        t.procedure.lose_speech(t, number, bites_on)
     if "nomination" in ladder_step.loses:
         changes["no_nomination_day"] = bites_on
     if "vote" in ladder_step.loses:
@@ -155,16 +159,10 @@ def _climb(t: Step, number: int, ladder_step: LadderStep) -> None:
 
 def _bite_day(t: Step, number: int, ladder_step: LadderStep) -> int:
     game = t.game
-    state = table_or_blank(game)
-    if ladder_step.bites == "this_round_or_next" and game.phase == "speeches":
-        # Tournament 4.4: this round if the seat's regular speech is still ahead.
-        ahead = any(
-            turn.seat == number and turn.kind == "speech" for turn in state.turns[state.turn_at :]
-        )
-        turn_now = queued_turn(game)
-        speaking_now = turn_now is not None and turn_now.seat == number
-        if ahead and not speaking_now and t.seat(number).spoke_day != game.day:
-            return game.day
+    # Tournament 4.4: this round if the seat's own speech is still ahead
+    # (the procedure knows its speeches).
+    if ladder_step.bites == "this_round_or_next" and t.procedure.speech_ahead(game, number):
+        return game.day
     return game.day + 1
 
 
@@ -187,7 +185,8 @@ def remove(
         _say_removed(t, number, cue, reason)
         t.procedure.removed_speaker(t, number)
         return
-    t.update_seat(number, out=Out("removed", game.day, 0), removal_at_morning=False)
+    t.update_seat(number, out=Out("removed", game.day, 0))
+    t.procedure.leave_at_morning(t, number, False)
     t.record("out", seat=number, how="removed", clause=clause)
     _say_removed(t, number, cue, reason)
     t.procedure.seat_removed(t, number)

@@ -61,8 +61,10 @@ def new_game(setup: GameSetUp) -> tuple[Game, tuple[Effect, ...]]:
         setup.first_speaker <= setup.seats,
         f"first_speaker {setup.first_speaker} is not at the table",
     )
+    own = rules.procedure_rules
     require(
-        not setup.options or rules.forum is not None,
+        not setup.options or (own is not None and bool(own.options)),
+        # the words the refusal table knows (console/refusals/core_words.py)
         f"ruleset {rules.name!r} takes no options (the forum game's)",
     )
     if setup.roles is not None:
@@ -83,7 +85,7 @@ def new_game(setup: GameSetUp) -> tuple[Game, tuple[Effect, ...]]:
         Seat(n, role, known[role], name=name)
         for n, (role, name) in enumerate(zip(roles, names, strict=True), 1)
     )
-    procedure = procedures.PROCEDURES[rules.procedure]
+    procedure = procedures.named(rules.procedure)
     state = procedure.new_state(setup)
     t = Step(Game(rules=rules, seats=seats, seed=setup.seed, procedure_state=state), procedure)
     options = {"options": ",".join(setup.options)} if setup.options else {}
@@ -115,7 +117,8 @@ def step(game: Game, event: Event) -> tuple[Game, tuple[Effect, ...]]:
     """Apply one input. Raises IllegalInput (game unchanged) if it is not allowed now."""
     if isinstance(event, Undone):
         return _undo(game, event)
-    procedure, handlers = _DISPATCH[game.rules.procedure]
+    dispatch = _DISPATCH.get(game.rules.procedure)
+    procedure, handlers = dispatch if dispatch is not None else _dispatch_of(game)
     handler = handlers.get((game.phase, type(event)))
     if handler is None:
         # No input's name here: the shell prefixes the script's own (``nominate``).
@@ -322,6 +325,13 @@ def _dispatch(procedure: Procedure) -> dict[tuple[str, type], Handler]:
     return table
 
 
-_DISPATCH = {
-    name: (procedure, _dispatch(procedure)) for name, procedure in procedures.PROCEDURES.items()
-}
+#: procedure name -> (the procedure, its dispatch table), made on its first
+#: game: a procedure registered after this module's import (a test's toy
+#: game) is found as the built-in ones
+_DISPATCH: dict[str, tuple[Procedure, dict[tuple[str, type], Handler]]] = {}
+
+
+def _dispatch_of(game: Game) -> tuple[Procedure, dict[tuple[str, type], Handler]]:
+    procedure = procedures.of(game)
+    made = _DISPATCH[procedure.name] = (procedure, _dispatch(procedure))
+    return made

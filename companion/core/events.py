@@ -12,12 +12,9 @@ import re
 from dataclasses import dataclass
 
 from ..textfiles.toml_table import ID
-from .forum.rules import DEADLINES, FORUM_ACTIONS, FORUM_OPTIONS
 from .rules import Ruleset
 
 _DATE = re.compile(r"[0-9]{4}-[01][0-9]-[0-3][0-9]\Z")
-#: a forum clock time: "HH:MM:SS", or with its date "YYYY-MM-DDTHH:MM:SS"
-_STAMP = re.compile(r"([0-9]{4}-[01][0-9]-[0-3][0-9]T)?([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\Z")
 
 
 class BadEvent(ValueError):
@@ -28,7 +25,7 @@ class BadEvent(ValueError):
 MAX_NAME = 40
 
 
-def _seat_number(value: int, what: str) -> None:
+def seat_number(value: int, what: str) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise BadEvent(f"{what} must be a seat number (1, 2, ...), got {value!r}")
 
@@ -44,7 +41,8 @@ class GameSetUp:
     first_speaker: int = 1
     names: tuple[str, ...] = ()  # per seat, 1..seats ("" for none); () = no names
     #: the forum game: the date of game day 1 ("YYYY-MM-DD"; "" = times of
-    #: day only) and the options announced with the balance (FORUM_OPTIONS)
+    #: day only) and the options announced with the balance (those of the
+    #: ruleset's procedure: ``ProcedureRules.options``)
     start: str = ""
     options: tuple[str, ...] = ()
     #: the sports table's vote windows stay open until the host closes them
@@ -61,7 +59,7 @@ class GameSetUp:
             raise BadEvent(f"seats must be a whole number of at least 2, got {self.seats!r}")
         if self.roles is not None and len(self.roles) != self.seats:
             raise BadEvent(f"roles lists {len(self.roles)} seats, the table has {self.seats}")
-        _seat_number(self.first_speaker, "first_speaker")
+        seat_number(self.first_speaker, "first_speaker")
         if self.names and len(self.names) != self.seats:
             raise BadEvent(f"names lists {len(self.names)} seats, the table has {self.seats}")
         for name in self.names:
@@ -69,9 +67,12 @@ class GameSetUp:
                 raise BadEvent(f"a seat's name is printable text of at most {MAX_NAME} characters")
         if self.start and not _DATE.match(self.start):
             raise BadEvent(f'start must be a date "YYYY-MM-DD", got {self.start!r}')
-        for option in self.options:
-            if option not in FORUM_OPTIONS:
-                raise BadEvent(f"no option {option!r} (known: {', '.join(FORUM_OPTIONS)})")
+        own = self.ruleset.procedure_rules
+        known = own.options if own is not None else ()
+        # A ruleset whose procedure takes no options refuses any (the engine).
+        for option in self.options if known else ():
+            if option not in known:
+                raise BadEvent(f"no option {option!r} (known: {', '.join(known)})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +97,7 @@ class SeatPressed:
     seat: int
 
     def __post_init__(self) -> None:
-        _seat_number(self.seat, "seat")
+        seat_number(self.seat, "seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +105,7 @@ class SeatReleased:
     seat: int
 
     def __post_init__(self) -> None:
-        _seat_number(self.seat, "seat")
+        seat_number(self.seat, "seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +115,7 @@ class SpeechPassed:
     seat: int
 
     def __post_init__(self) -> None:
-        _seat_number(self.seat, "seat")
+        seat_number(self.seat, "seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +126,8 @@ class Nominated:
     target: int
 
     def __post_init__(self) -> None:
-        _seat_number(self.by, "by")
-        _seat_number(self.target, "target")
+        seat_number(self.by, "by")
+        seat_number(self.target, "target")
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +138,7 @@ class OffenceGiven:
     offence: str
 
     def __post_init__(self) -> None:
-        _seat_number(self.seat, "seat")
+        seat_number(self.seat, "seat")
         if not self.offence:
             raise BadEvent("offence must name an offence id or clause")
 
@@ -159,8 +160,8 @@ class NightChoiceMade:
     action: str | None = None
 
     def __post_init__(self) -> None:
-        _seat_number(self.seat, "seat")
-        _seat_number(self.target, "target")
+        seat_number(self.seat, "seat")
+        seat_number(self.target, "target")
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,11 +172,11 @@ class BestMoveMade:
     suspects: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        _seat_number(self.seat, "seat")
+        seat_number(self.seat, "seat")
         if not 1 <= len(self.suspects) <= 3 or len(set(self.suspects)) != len(self.suspects):
             raise BadEvent("a best move names one to three different seats")
         for suspect in self.suspects:
-            _seat_number(suspect, "suspect")
+            seat_number(suspect, "suspect")
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +189,7 @@ class OffenceCancelled:
     offence: str
 
     def __post_init__(self) -> None:
-        _seat_number(self.seat, "seat")
+        seat_number(self.seat, "seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +312,7 @@ class SpeechFlagged:
         if self.kind not in FLAG_KINDS:
             raise BadEvent(f"kind must be one of {', '.join(FLAG_KINDS)}, got {self.kind!r}")
         if self.seat != 0:
-            _seat_number(self.seat, "seat")
+            seat_number(self.seat, "seat")
         if not isinstance(self.confidence, int | float) or not 0 <= self.confidence <= 1:
             raise BadEvent(f"confidence must be 0 to 1, got {self.confidence!r}")
         if self.kind != WORD_KIND:
@@ -327,91 +328,13 @@ class SpeechFlagged:
             raise BadEvent("words must be printable text")
 
 
-def _stamp(value: str, what: str, empty: bool) -> None:
-    if not isinstance(value, str) or not (_STAMP.match(value) or (empty and value == "")):
-        raise BadEvent(f'{what} must be a time "HH:MM:SS" or "YYYY-MM-DDTHH:MM:SS", got {value!r}')
+class ProcedureEvent:
+    """An input only one procedure takes, defined with it (the forum game's
+    posts and deadlines: ``core.forum.events``): a frozen dataclass that
+    subclasses this and checks its own fields. The engine hands it to its
+    procedure's handlers; the codec writes it as any other."""
 
-
-@dataclass(frozen=True, slots=True)
-class ForumChoiceMade:
-    """The forum game: a role's choice posted to its cabinet (or to the
-    host), stamped with the forum clock's time it was posted (``at``; ""
-    when the host enters it live, before the deadline). ``target`` 0
-    withdraws the seat's choice. ``gun``: the Tin Man firing a taken gun
-    names its owner (a seat's number or a team id); ``hide``: an MM team's
-    basement for that member tonight, beside the team's shot."""
-
-    seat: int
-    action: str
-    target: int
-    at: str = ""
-    gun: str = ""
-
-    def __post_init__(self) -> None:
-        _seat_number(self.seat, "seat")
-        if self.action not in (*FORUM_ACTIONS, "fire", "hide", "order"):
-            raise BadEvent(f"no forum action {self.action!r}")
-        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 0:
-            raise BadEvent(f"target must be a seat number or 0 (none), got {self.target!r}")
-        _stamp(self.at, "at", empty=True)
-        if (self.action == "fire") != bool(self.gun):
-            raise BadEvent("a gun is named by the Tin Man's 'fire' and only by it")
-
-
-@dataclass(frozen=True, slots=True)
-class ForumVoted:
-    """The forum game's day vote: ``voter`` posted ``target`` at ``at``.
-    Target 0: a post naming nobody at the table (amb.36). ``edit``: the
-    voter edited his one post (vote.3); a second post does not count."""
-
-    voter: int
-    target: int
-    at: str = ""
-    edit: bool = False
-
-    def __post_init__(self) -> None:
-        _seat_number(self.voter, "voter")
-        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 0:
-            raise BadEvent(f"target must be a seat number or 0 (nobody), got {self.target!r}")
-        _stamp(self.at, "at", empty=True)
-
-
-@dataclass(frozen=True, slots=True)
-class DeadlinePassed:
-    """A forum deadline came (``day_choices``, ``vote``, ``night``): the
-    shell's wall clock, or the host closing it."""
-
-    name: str
-
-    def __post_init__(self) -> None:
-        if self.name not in DEADLINES:
-            raise BadEvent(f"no deadline {self.name!r} (known: {', '.join(DEADLINES)})")
-
-
-@dataclass(frozen=True, slots=True)
-class DeadlineNear:
-    """A forum deadline is ``warn_minutes`` away (the ruleset's): the
-    companion says so («до конца голосования десять минут»)."""
-
-    name: str
-
-    def __post_init__(self) -> None:
-        if self.name not in DEADLINES:
-            raise BadEvent(f"no deadline {self.name!r} (known: {', '.join(DEADLINES)})")
-
-
-@dataclass(frozen=True, slots=True)
-class DeadlineMoved:
-    """The host moved a deadline of the current game day (deadline.change.1)
-    to ``at``, the first refused moment (as the ruleset's times)."""
-
-    name: str
-    at: str
-
-    def __post_init__(self) -> None:
-        if self.name not in DEADLINES:
-            raise BadEvent(f"no deadline {self.name!r} (known: {', '.join(DEADLINES)})")
-        _stamp(self.at, "at", empty=False)
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,10 +370,6 @@ Event = (
     | TimeAdjusted
     | Undone
     | SpeechFlagged
-    | ForumChoiceMade
-    | ForumVoted
-    | DeadlinePassed
-    | DeadlineNear
-    | DeadlineMoved
     | WinDeclared
+    | ProcedureEvent
 )

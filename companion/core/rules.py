@@ -9,21 +9,24 @@ no numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol, get_args
 
-from .forum.rules import ForumRules
+from ..textfiles.toml_table import TomlTable
 
 #: What an offence costs. ``count`` adds to the ladder (a remark in the club
-#: text, a foul in the tournament text); the others act at once.
-Cost = Literal[
+#: text, a foul in the tournament text); the others act at once. These are
+#: every procedure's; a procedure may add costs of its own
+#: (``Procedure.costs``, paid by its ``sanction``: the forum's demotion).
+CoreCost = Literal[
     "warning",  # spoken warning, nothing is counted
     "count",  # one remark / foul on the ladder
     "removal",  # leaves the table now, no last word
     "removal_at_morning",  # leaves without last word when the host announces morning
     "team_loss",  # the offender's team (or `teams_lose`) loses the game
-    "demotion",  # forum: the role becomes a plain civilian (sanction.2)
-    "lost_move",  # forum: the role's next choice does not count (sanction.2, sanction.7)
 ]
+CORE_COSTS: tuple[str, ...] = get_args(CoreCost)
+#: a core cost, or one of the procedure's own
+Cost = str
 
 #: When a ladder consequence bites.
 #: ``this_round_or_next``: the discussion of the current day if the seat has
@@ -50,10 +53,13 @@ NightAction = Literal[
 #: step comes; then the kills in step order, and heals over them.
 DEFAULT_NIGHT_RESOLUTION: tuple[NightAction, ...] = ("block", "shoot", "kill", "heal")
 
-#: The procedures of play a ruleset can name (``companion.core.procedures``):
-#: ``sports_table``, the club and tournament texts' timed table; ``forum``,
-#: the role game of seed 004 with its deadlines.
-ProcedureName = Literal["sports_table", "forum"]
+#: The procedure of play a ruleset names: a name in the registry
+#: (``companion.core.procedures``): ``sports_table``, the club and
+#: tournament texts' timed table; ``forum``, the role game of seed 004.
+ProcedureName = str
+
+#: seat count -> role id -> how many (``[deals]``)
+Deals = tuple[tuple[int, tuple[tuple[str, int], ...]], ...]
 
 #: How a team wins. ``eliminate``: when no seat of a hostile team is alive.
 #: ``parity``: when its living seats are at least all other living seats and
@@ -200,6 +206,34 @@ class ForbiddenWords:
     unless: tuple[str, ...] = ()
 
 
+class RulesetReader(Protocol):
+    """What a procedure's section parser (``Procedure.read_rules``) sees of
+    the ruleset read so far."""
+
+    @property
+    def roles(self) -> tuple[Role, ...]: ...
+
+    def parse_deals(self, deals: TomlTable | None) -> Deals:
+        """A table laid out as ``[deals]``, checked as it is."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureRules:
+    """A procedure's own part of a ruleset (a section such as ``[forum]``):
+    each procedure that has one subclasses it and registers its parser
+    (``Procedure.read_rules``). What the shared parts ask of it is here."""
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The options a game may be set up with (``GameSetUp.options``)."""
+        return ()
+
+    def deals(self, options: tuple[str, ...]) -> Deals | None:
+        """The deals the setup's options ask for instead of ``[deals]``."""
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     name: str
@@ -210,7 +244,7 @@ class Ruleset:
     teams: tuple[Team, ...]
     roles: tuple[Role, ...]
     #: seat count -> role id -> how many; used when setup gives no roles
-    deals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...]
+    deals: Deals
     night0: tuple[NightStep, ...]
     night: tuple[NightStep, ...]
     offences: tuple[Offence, ...]
@@ -231,8 +265,11 @@ class Ruleset:
     #: the night's actions in the order they resolve at morning; a step's
     #: action not listed resolves after those listed, in step order
     night_resolution: tuple[str, ...] = DEFAULT_NIGHT_RESOLUTION
-    #: the forum game's roles, deadlines and options (``[forum]``)
-    forum: ForumRules | None = None
+    #: the procedure's own part of the ruleset (the forum game's ``[forum]``),
+    #: read by the parser its procedure registers; None when it has none.
+    #: The procedure reads it through an accessor of its own
+    #: (``core.forum.rules.forum_rules``).
+    procedure_rules: ProcedureRules | None = None
 
     # Lookups. Small tuples: a linear scan is faster than building dicts.
     def team(self, team_id: str) -> Team:
@@ -260,11 +297,10 @@ class Ruleset:
     def deal_for(
         self, seats: int, options: tuple[str, ...] = ()
     ) -> tuple[tuple[str, int], ...] | None:
-        """The deal for a table of ``seats``; the forum game's two-sided one
-        when the setup's options ask for it (balance.1)."""
-        deals = self.deals
-        if "two_sided" in options and self.forum is not None:
-            deals = self.forum.two_sided_deals
+        """The deal for a table of ``seats``; the procedure's own when the
+        setup's options ask for one (the forum game's two-sided deal)."""
+        own = None if self.procedure_rules is None else self.procedure_rules.deals(options)
+        deals = self.deals if own is None else own
         for count, deal in deals:
             if count == seats:
                 return deal

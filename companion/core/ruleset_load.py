@@ -36,13 +36,12 @@ from ..textfiles.toml_table import (
     show,
     toml_syntax_error,
 )
+from . import procedures
 from .events import SPEECH_KINDS
-from .forum.rules import ForumRules
-from .forum.ruleset_load import parse_forum
 from .rules import (
+    CORE_COSTS,
     DEFAULT_NIGHT_RESOLUTION,
     Bites,
-    Cost,
     ForbiddenWords,
     Ladder,
     LadderStep,
@@ -50,7 +49,7 @@ from .rules import (
     NightAction,
     NightStep,
     Offence,
-    ProcedureName,
+    ProcedureRules,
     Right,
     Role,
     Ruleset,
@@ -80,7 +79,7 @@ MAX_LADDER = 20
 MAX_RATING_PENALTY = 1000
 _TOP = (
     "name", "title", "source", "seats", "best_move", "draw_when_empty", "draw_clause",
-    "procedure", "night_resolution", "forum",
+    "procedure", "night_resolution",
 )  # fmt: skip
 _PARTS = (
     "timings", "voting", "ladder", "teams", "roles", "deals", "night0", "night", "listening",
@@ -109,7 +108,12 @@ class _Parser:
 
     def __init__(self, ctx: Context, data: dict[str, object]) -> None:
         self.ctx = ctx
-        self.root = TomlTable(ctx, data, (), (*_TOP, *_PARTS, "offences", "miss_rule"))
+        # A procedure's own section (``[forum]``): which procedure a ruleset
+        # plays is not known yet, so every registered one's is a known key
+        # (another procedure's is read by none).
+        sections = [p.rules_section for p in procedures.PROCEDURES.values() if p.rules_section]
+        top = (*_TOP, *sections, *_PARTS, "offences", "miss_rule")
+        self.root = TomlTable(ctx, data, (), top)
 
     def ruleset(self) -> Ruleset:
         root = self.root
@@ -130,8 +134,7 @@ class _Parser:
         self.team_ids = [team.id for team in self.teams]
         self.roles = tuple(self.parse_roles())
         self.role_ids = [role.id for role in self.roles]
-        procedure = self.parse_procedure()
-        self.forum = procedure == "forum"
+        self.procedure = procedures.named(self.parse_procedure())
         deals = self.parse_deals(self.root.table("deals", None, required=False))
         night0 = tuple(self.parse_night("night0"))
         night = tuple(self.parse_night("night"))
@@ -165,21 +168,23 @@ class _Parser:
             best_move=root.bool_("best_move", True),
             listening=listening,
             forbidden_words=forbidden_words,
-            procedure=procedure,
+            procedure=self.procedure.name,
             night_resolution=self.parse_night_resolution(),
-            forum=self.parse_forum() if self.forum else None,
+            procedure_rules=self.parse_procedure_rules(),
         )
 
-    def parse_forum(self) -> ForumRules:
-        t = self.root.table("forum", None, required=True)
+    def parse_procedure_rules(self) -> ProcedureRules | None:
+        """The procedure's own section, read by its parser."""
+        read = self.procedure.read_rules
+        if read is None:
+            return None
+        t = self.root.table(self.procedure.rules_section, None, required=True)
         assert t is not None
-        two_sided = self.parse_deals(t.table("two_sided_deals", None, required=False))
-        return parse_forum(t, self.roles, two_sided)
+        return read(t, self)
 
-    def parse_procedure(self) -> ProcedureName:
-        return cast(
-            ProcedureName, self.root.choice("procedure", get_args(ProcedureName), "sports_table")
-        )
+    def parse_procedure(self) -> str:
+        known = tuple(procedures.PROCEDURES)
+        return self.root.choice("procedure", known, procedures.DEFAULT)
 
     def parse_night_resolution(self) -> tuple[str, ...]:
         if self.root.raw("night_resolution", False) is None:
@@ -243,7 +248,7 @@ class _Parser:
 
     def parse_night(self, key: str) -> Iterator[NightStep]:
         colors = list(dict.fromkeys(team.color for team in self.teams))
-        required = key == "night" and not self.forum  # the forum game has no night steps
+        required = key == "night" and self.procedure.night_steps  # not the forum game's
         for t in self.root.array(key, _names(NightStep), required=required):
             ident = t.ident("id")
             cue = t.ident("cue")
@@ -284,9 +289,12 @@ class _Parser:
         for ident, t in self.root.entries("offences", _names(Offence)[1:]):
             clause = t.str_("clause", required=True)
             text = t.str_("text", required=True)
-            cost = cast(Cost, t.choice("cost", get_args(Cost)))
-            if cost in ("demotion", "lost_move") and not self.forum:
-                t.fail("cost", f'{cost!r} is the forum game\'s (procedure = "forum")')
+            own = [(cost, p) for p in procedures.PROCEDURES.values() for cost in p.costs]
+            cost = t.choice("cost", (*CORE_COSTS, *(cost for cost, _ in own)))
+            owner = next((p for c, p in own if c == cost), self.procedure)
+            if owner is not self.procedure and cost not in self.procedure.costs:
+                title = owner.title or owner.name
+                t.fail("cost", f'{cost!r} is {title}\'s (procedure = "{owner.name}")')
             teams_lose = t.strs("teams_lose", self.team_ids, "team")
             if teams_lose and cost != "team_loss":
                 t.fail("teams_lose", "only an offence with cost 'team_loss' names losing teams")

@@ -29,12 +29,10 @@ class Seat:
     team: str
     out: Out | None = None
     count: int = 0  # remarks / fouls as the ladder reads them
-    silenced_day: int = 0  # the day whose regular speech the seat has lost
     no_nomination_day: int = 0  # the day the seat may not nominate
     no_vote_day: int = 0  # the day the seat may not vote
-    spoke_day: int = 0  # the last day the seat began its regular speech
-    nominated_day: int = 0  # the last day the seat nominated
-    removal_at_morning: bool = False
+    # (what a procedure keeps of a seat beside these, its speeches and its
+    # morning, is its own: the sports table's ``TableSeat``)
     excluded: bool = False
     rating_penalty: int = 0
     offences: tuple[str, ...] = ()  # ids given, in order (for the protocol)

@@ -27,7 +27,21 @@ plays (``Ruleset.procedure``) and the engine asks it:
 * ``phase_name`` and ``lights``: what the shells read off the state;
 * ``microphone``: what speech heard now breaks (``MicrophoneRule``): the
   ears ask it, so a procedure whose phases are not the sports table's
-  (the forum's hours-long night) is not judged by the sports table's.
+  (the forum's hours-long night) is not judged by the sports table's;
+* the discipline's questions and marks (``speaking``, ``speech_ahead``,
+  ``lose_speech``, ``leave_at_morning``): who speaks now, whether a seat's
+  speech is still ahead today (the ladder's «this round or next»), a lost
+  speech and a removal at morning kept with the procedure's own seat data;
+* the clock's (``more_time``, ``time_moved``, ``ran_over``, ``ask_again``):
+  what the host's added time means where no timer runs, what follows a
+  moved end (the speaker's warning), what an undo asks again;
+* the ruleset's (``read_rules``, ``costs``, ``night_steps``, ``title``):
+  the procedure's own ruleset section and offence costs, whether it needs
+  ``[night]`` steps.
+
+Every hook past ``microphone`` has a default that does nothing, so a
+procedure with no turns, no ladder of its own and no ruleset section (a
+test's toy game) names none of them.
 """
 
 from __future__ import annotations
@@ -36,8 +50,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..textfiles.toml_table import TomlTable
 from .effects import CancelTimer, Effect, ProposeOffence, Say, StartTimer, TellHost
 from .events import Event, GameSetUp
+from .rules import ProcedureRules, RulesetReader
 from .state import (
     Game,
     ProcedureState,
@@ -286,6 +302,42 @@ class Procedure:
     lights: Callable[[Game], tuple[str, ...]]
     #: what the microphone flags (``MicrophoneRule``)
     microphone: MicrophoneRule
+    # --- the discipline's questions (core/discipline.py) ---
+    #: the seat whose turn runs now, 0 for none: an offence may be given to
+    #: it though it is out (a last word)
+    speaking: Callable[[Game], int] = lambda game: 0
+    #: the seat's own speech is still ahead today, not begun: a ladder step
+    #: that bites «this round or next» bites today (tournament 4.4)
+    speech_ahead: Callable[[Game, int], bool] = lambda game, seat: False
+    #: the ladder takes the seat's own speech of ``day`` (0: gives it back):
+    #: the procedure keeps it with its speeches (``Seat`` keeps the others)
+    lose_speech: Callable[[Step, int, int], None] = lambda t, seat, day: None
+    #: the seat leaves at the procedure's morning without a last word (an
+    #: offence of cost ``removal_at_morning``), or, False, no longer does
+    leave_at_morning: Callable[[Step, int, bool], None] = lambda t, seat, leaves: None
+    # --- the clock's (core/timing.py) ---
+    #: the host adds ``seconds`` where no main timer runs: the timer that
+    #: gets them (the state readied for it), or None: refused
+    more_time: Callable[[Step, float], str | None] = lambda t, seconds: None
+    #: the main timer's end moved (time added or taken): what follows it
+    #: (``left``: each timer's seconds, changed in place)
+    time_moved: Callable[[Step, dict[str, float]], None] = lambda t, left: None
+    #: the timer ``name`` has run out already (its turn runs over time):
+    #: taking more of its time ends nothing more
+    ran_over: Callable[[Game, str], bool] = lambda game, name: False
+    #: what an undo brought back paused, resumed: asked again as it runs on
+    ask_again: Action = lambda t: None
+    # --- the ruleset's (core/ruleset_load.py) ---
+    #: what a refusal calls it («the forum game»); its name when empty
+    title: str = ""
+    #: the top-level section of a ruleset it reads (``forum``: ``[forum]``), "" for none
+    rules_section: str = ""
+    #: reads that section (required when named) into ``Ruleset.procedure_rules``
+    read_rules: Callable[[TomlTable, RulesetReader], ProcedureRules] | None = None
+    #: offence costs of its own beyond ``rules.CORE_COSTS``, paid by ``sanction``
+    costs: tuple[str, ...] = ()
+    #: its rulesets need ``[night]`` steps
+    night_steps: bool = True
 
 
 def living(game: Game) -> list[Seat]:

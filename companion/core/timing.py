@@ -9,7 +9,6 @@ those figures, so a replay does exactly what the live table did.
 from __future__ import annotations
 
 from .events import Remaining, TimeAdjusted, TimersPaused
-from .sports.state import table_or_blank
 from .step import Step, require
 
 
@@ -59,8 +58,8 @@ def resume(t: Step) -> None:
     t.set(paused=())
     t.record("resumed")
     t.say("resumed")
-    if asked_again:
-        _ask_again(t)
+    if asked_again:  # the procedure asks again what the undo brought back
+        t.procedure.ask_again(t)
 
 
 def _undone_just_now(t: Step) -> bool:
@@ -76,22 +75,6 @@ def _undone_just_now(t: Step) -> bool:
     return False
 
 
-def _ask_again(t: Step) -> None:
-    """What an undo brought back is asked again as it runs on: the night
-    step wakes its players once more (the table heard the next one wake),
-    a vote window asks its question again."""
-    game = t.game
-    state = table_or_blank(game)
-    if game.phase == "night" and state.night_step < len(state.tonight):
-        t.say(state.tonight[state.night_step].cue)
-    elif game.phase == "voting" and state.ballot is not None and not state.ballot.counting:
-        ballot = state.ballot
-        if ballot.kind == "all_leave":
-            t.say("all_leave_question", seats=",".join(map(str, ballot.tied)))
-        else:
-            t.say("vote_question", seat=ballot.candidates[ballot.index])
-
-
 def adjust(t: Step, event: TimeAdjusted) -> None:
     game = t.game
     paused = bool(game.paused)
@@ -100,21 +83,17 @@ def adjust(t: Step, event: TimeAdjusted) -> None:
         (name for name in t.procedure.main_timers.get(game.phase, ()) if name in left), None
     )
     if main is None:
-        # Only a speaker over time can be given more without a running timer.
-        state = table_or_blank(game)
-        require(
-            game.phase == "speeches" and state.turn_over and event.seconds > 0,
-            "there is no turn, vote window or night step to add time to",
-        )
-        main = "turn"
-        left["turn"] = event.seconds
-        t.set_state(turn_over=False)
+        # No main timer runs: the procedure says whether one takes the time
+        # (the sports table's speaker over time).
+        main = t.procedure.more_time(t, event.seconds)
+        require(main is not None, "there is no turn, vote window or night step to add time to")
+        assert main is not None
+        left[main] = event.seconds
     else:
         left[main] = max(0.0, left[main] + event.seconds)
     t.record("time_added", seconds=event.seconds, left=left[main])
     t.say("time_added", seconds=int(event.seconds))
-    if game.phase == "speeches":
-        _warning_follows(t, left)
+    t.procedure.time_moved(t, left)
     if paused:
         t.set(paused=tuple(left.items()))
         return
@@ -130,26 +109,9 @@ def adjust(t: Step, event: TimeAdjusted) -> None:
         t.start_timer(name, seconds)
 
 
-def _warning_follows(t: Step, left: dict[str, float]) -> None:
-    """The warning sounds ``warning_s`` before the end of the turn, wherever
-    the end has moved."""
-    warning = t.game.rules.timings.warning_s
-    turn_left = left["turn"]
-    state = table_or_blank(t.game)
-    if turn_left > warning > 0:
-        left["warning"] = turn_left - warning
-        t.set_state(turn_warned=False)
-    else:
-        left.pop("warning", None)
-        if not state.turn_warned and turn_left > 0:
-            t.set_state(turn_warned=True)
-            t.say("time_warning", seconds=int(turn_left))
-
-
 def _expire(t: Step, main: str) -> None:
     """The time taken ran the turn, window or step out: as its timer would."""
-    state = table_or_blank(t.game)
-    if main == "turn" and state.turn_over:
+    if t.procedure.ran_over(t.game, main):
         return  # already over time: nothing more to say
     expired = t.procedure.timers.get((main, t.game.phase))
     if expired is not None:

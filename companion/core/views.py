@@ -1,5 +1,7 @@
 """What the shells read off a game, whatever procedure it plays: the
-detailed phase, the seat lights (docs/lights.md), a seat's rights.
+detailed phase and the seat lights (docs/lights.md; the modes are
+``core.lights``'s). A seat's rights are a procedure's own (the sports
+table's in ``core.sports.rights``).
 
 All derived from ``Game``; nothing here changes state.
 """
@@ -7,36 +9,9 @@ All derived from ``Game``; nothing here changes state.
 from __future__ import annotations
 
 from . import procedures
-from .sports.rights import (
-    may_nominate,
-    may_speak,
-    may_vote,
-    next_speech_s,
-    regular_speech_s,
-    tie_speech_s,
-)
-from .sports.views import FAST_BLINK, HOLDING, IDLE, MAY_VOTE, OFF, PENALISED, SLOW_BLINK, STEADY
 from .state import Game
 
-__all__ = [
-    "FAST_BLINK",
-    "HOLDING",
-    "IDLE",
-    "MAY_VOTE",
-    "OFF",
-    "PENALISED",
-    "SLOW_BLINK",
-    "STEADY",
-    "light_changes",
-    "lights",
-    "may_nominate",
-    "may_speak",
-    "may_vote",
-    "next_speech_s",
-    "phase_name",
-    "regular_speech_s",
-    "tie_speech_s",
-]
+__all__ = ["light_changes", "lights", "phase_name"]
 
 
 def phase_name(game: Game) -> str:

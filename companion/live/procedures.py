@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Protocol
 
 from ..core.events import Event
+from ..core.forum.rules import the_forum_rules
 from ..core.rules import Ruleset
 from ..core.state import Game
 from ..runner.forum_clock import DeadlineWatch
@@ -45,8 +46,7 @@ def no_watch(rules: Ruleset, submit: Callable[[Event], None], wall: Callable[[],
 def forum_deadlines(
     rules: Ruleset, submit: Callable[[Event], None], wall: Callable[[], datetime]
 ) -> WallWatch:
-    forum = rules.forum
-    assert forum is not None, "not a forum ruleset"
+    forum = the_forum_rules(rules)
     return DeadlineWatch(submit, wall=wall, warn_minutes=forum.warning_minutes)
 
 

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.sports import rights
 from ..core.sports.state import table_or_blank
-from ..core.state import Game
+from ..core.state import Game, Seat
 from .forum_summary import forum_summary
 
 #: (the game, the summary so far) -> adds the procedure's own keys
@@ -29,11 +30,28 @@ def sports_nominees(game: Game) -> list[int]:
     return list(table_or_blank(game).nominees)
 
 
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
+
+
+def sports_rights(game: Game, seat: Seat) -> dict[str, Any]:
+    """A seat's rights on the sports table: its next speech, nominating, voting."""
+    return {
+        "next_speech_s": _number(rights.next_speech_s(game, seat)),
+        "may_nominate": rights.may_nominate(game, seat),
+        "may_vote": rights.may_vote(game, seat),
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class SummaryPart:
     #: the seats nominated for the day's vote ("nominees"; [] where nobody is)
     nominees: Callable[[Game], list[int]]
     extras: SummaryExtras = nothing_more
+    #: a seat's rights, keys of each seat's entry. The forum game's replay
+    #: JSON has carried the sports table's keys since it began (what a table
+    #: with no speeches gives); they stay so that its JSON stays as it was.
+    seat_rights: Callable[[Game, Seat], dict[str, Any]] = sports_rights
 
 
 SUMMARIES: dict[str, SummaryPart] = {

@@ -47,9 +47,7 @@ def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
                     "last_word_s": _num(seat.out.last_word_s),
                 },
                 "offences": seat.count,
-                "next_speech_s": _num(views.next_speech_s(game, seat)),
-                "may_nominate": views.may_nominate(game, seat),
-                "may_vote": views.may_vote(game, seat),
+                **part.seat_rights(game, seat),
             }
             for seat in game.seats
         ],

@@ -24,12 +24,7 @@ from ..core.events import (
     WORD_KIND,
     BadEvent,
     BestMoveMade,
-    DeadlineMoved,
-    DeadlineNear,
-    DeadlinePassed,
     Event,
-    ForumChoiceMade,
-    ForumVoted,
     GameSetUp,
     GameStopped,
     HostAdvanced,
@@ -49,6 +44,13 @@ from ..core.events import (
     TimersResumed,
     Undone,
     WinDeclared,
+)
+from ..core.forum.events import (
+    DeadlineMoved,
+    DeadlineNear,
+    DeadlinePassed,
+    ForumChoiceMade,
+    ForumVoted,
 )
 from ..core.rules import Ruleset
 

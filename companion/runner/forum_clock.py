@@ -22,7 +22,8 @@ import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from ..core.events import DeadlineNear, DeadlinePassed, Event
+from ..core.events import Event
+from ..core.forum.events import DeadlineNear, DeadlinePassed
 from ..core.forum.state import open_deadlines
 from ..core.state import Game
 

@@ -5,7 +5,7 @@ the game."""
 
 from __future__ import annotations
 
-from ..core.forum.rules import DEADLINES
+from ..core.forum.rules import DEADLINES, forum_rules
 from ..core.rules import Ruleset
 
 WORDS: dict[str, tuple[str, ...]] = {
@@ -22,5 +22,6 @@ def forum_values(cue: str, arg: str, rules: Ruleset) -> list[int | str] | None:
     if arg in WORDS:
         return list(WORDS[arg])
     if arg == "minutes":
-        return [rules.forum.warning_minutes if rules.forum is not None else 10]
+        forum = forum_rules(rules)
+        return [forum.warning_minutes if forum is not None else 10]
     return None

@@ -24,16 +24,13 @@ from textual.widgets import Digits, RichLog, Static
 
 from ...core.effects import Effect, Ignored, TellHost
 from ...core.events import (
-    DeadlineMoved,
-    DeadlinePassed,
-    ForumChoiceMade,
-    ForumVoted,
     OffenceGiven,
     WinDeclared,
 )
 from ...core.forum.acts import acts
+from ...core.forum.events import DeadlineMoved, DeadlinePassed, ForumChoiceMade, ForumVoted
 from ...core.forum.posts import window_of
-from ...core.forum.rules import DEADLINES
+from ...core.forum.rules import DEADLINES, forum_rules
 from ...core.forum.state import MM_TEAMS, open_deadlines, state
 from ...core.state import Game
 from ..consequences import consequence, dangerous
@@ -153,7 +150,7 @@ class ForumScreen(GameScreen):
         return None
 
     def _show_game(self, game: Game) -> None:
-        if game.rules.forum is None or game.procedure_state is None:
+        if forum_rules(game.rules) is None or game.procedure_state is None:
             return
         self.query_one("#forum-seats", Static).update(seat_lines(game, self.words, self.show_roles))
         self.query_one("#forum-tally", Static).update(tally(game, self.words))
@@ -175,7 +172,7 @@ class ForumScreen(GameScreen):
     def tick(self) -> None:
         """The forum clock: the open windows and the time left to the next deadline."""
         game = self.game
-        if game is None or game.rules.forum is None or game.procedure_state is None:
+        if game is None or forum_rules(game.rules) is None or game.procedure_state is None:
             return
         view = clock_view(game, self.now(), self.words)
         self.query_one("#forum-clock", Static).update(view.lines)

@@ -13,20 +13,21 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Checkbox, Input, Label
 
-from ...core.forum.rules import FORUM_OPTIONS
+from ...core.forum.rules import FORUM_OPTIONS, forum_rules
 from ...core.rules import Ruleset
 from .words import ForumWords
 
 
 def is_forum(rules: Ruleset) -> bool:
-    return rules.forum is not None
+    return forum_rules(rules) is not None
 
 
 def forum_deal(rules: Ruleset, seats: int, options: tuple[str, ...]) -> bool:
     """The ruleset deals this many seats with these options (the two-sided
     table when asked: balance.1); else the host gives the roles."""
-    if "two_sided" in options and rules.forum is not None:
-        return seats in dict(rules.forum.two_sided_deals)
+    forum = forum_rules(rules)
+    if "two_sided" in options and forum is not None:
+        return seats in dict(forum.two_sided_deals)
     return rules.deal_for(seats) is not None
 
 

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from ...core.forum.acts import Act
 from ...core.forum.posts import last_post
-from ...core.forum.rules import ForumRules
+from ...core.forum.rules import ForumRules, the_forum_rules
 from ...core.forum.state import ForumState, open_deadlines, phase_name, state
 from ...core.state import Game
 from ...runner.forum_clock import moment
@@ -32,9 +32,7 @@ _COLOUR = {"black": "bold bright_red", "grey": "yellow", "green": "green"}
 
 
 def forum_rules(game: Game) -> ForumRules:
-    rules = game.rules.forum
-    assert rules is not None, "not a forum game"
-    return rules
+    return the_forum_rules(game.rules)
 
 
 # --- the forum clock -----------------------------------------------------------

@@ -10,7 +10,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from ...core import views
-from ...core.sports.state import current_turn, table_or_blank
+from ...core.sports.state import current_turn, table_or_blank, table_seat
 from ...core.state import Game, Seat
 from ...protocol.names import clause_text, offence_text
 from ...runner.clock import Deadlines
@@ -144,7 +144,7 @@ def _rights_lost(game: Game, seat: Seat) -> list[str]:
         return []
     day = max(game.day, 1)
     lost = []
-    if seat.silenced_day >= day:
+    if table_seat(game, seat.number).silenced_day >= day:
         lost.append("speech")
     if seat.no_nomination_day >= day:
         lost.append("nomination")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..state import Game
 from .posts import owner_seats
+from .rules import the_forum_rules
 from .state import MM_TEAMS, state
 
 __all__ = ["Act", "acts"]
@@ -31,8 +32,7 @@ def acts(game: Game) -> list[Act]:
     if game.phase in ("setup", "ended"):
         return []
     s = state(game)
-    rules = game.rules.forum
-    assert rules is not None, "not a forum game"
+    rules = the_forum_rules(game.rules)
     living = [x for x in game.seats if x.out is None]
     found: list[Act] = []
     if "day_choices" in s.open:

@@ -12,7 +12,7 @@ from ..step import Step
 from .morning import LONE_GUNS, Gun, Morning, Night, Shot
 from .night import resolve
 from .posts import last_post, owner_seats, team_choice
-from .rules import ForumRules
+from .rules import ForumRules, forum_rules
 from .state import (
     MEMBER_ROLE,
     MM_TEAMS,
@@ -46,7 +46,7 @@ def tell(t: Step, to: int, cue: str, **args: int | str) -> None:
 
 
 def _rules(game: Game) -> ForumRules:
-    rules = game.rules.forum
+    rules = forum_rules(game.rules)
     assert rules is not None
     return rules
 
@@ -231,7 +231,7 @@ class _Dusk:
 
 
 def _acts_by_day(game: Game, seat: int) -> bool:
-    rules = game.rules.forum
+    rules = forum_rules(game.rules)
     assert rules is not None
     return rules.role(game.seat(seat).role).acts == "day"
 

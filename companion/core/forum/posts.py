@@ -10,9 +10,10 @@ and counts for nothing (deadline.vote.2, deadline.night.2, deadline.day.2).
 
 from __future__ import annotations
 
-from ..events import ForumChoiceMade, ForumVoted
 from ..state import Game, Seat
 from ..step import Step, living_seat, require, seat_in_range
+from .events import ForumChoiceMade, ForumVoted
+from .rules import forum_rules
 from .state import MM_TEAMS, ForumState, Post, forum_role, last_target, state, too_late
 
 #: actions taken by day (until the day deadline), the rest by night
@@ -145,7 +146,7 @@ def team_choice(game: Game, posts: tuple[Post, ...], team: str, action: str) -> 
     members' last posts, a tie going to the latest (roles.mafia.2-3, amb.33).
     0: none (or withdrawn)."""
     members = [x for x in game.seats if x.out is None and x.team == team]
-    rules = game.rules.forum
+    rules = forum_rules(game.rules)
     assert rules is not None
     for member in members:
         if rules.role(member.role).don:

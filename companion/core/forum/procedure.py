@@ -16,16 +16,11 @@ from __future__ import annotations
 
 from .. import outcome
 from ..events import (
-    DeadlineMoved,
-    DeadlineNear,
-    DeadlinePassed,
     Event,
-    ForumChoiceMade,
-    ForumVoted,
     GameSetUp,
     WinDeclared,
 )
-from ..sports.views import IDLE, OFF
+from ..lights import IDLE, OFF
 from ..state import Game, Out
 from ..step import Breach, MicrophoneRule, Procedure, Step, require
 from . import outcome as forum_outcome
@@ -39,8 +34,10 @@ from .dusk import (
     tell_members,
     write_morning,
 )
+from .events import DeadlineMoved, DeadlineNear, DeadlinePassed, ForumChoiceMade, ForumVoted
 from .posts import last_post, owner_seats, take_choice, take_vote
-from .rules import DEADLINES
+from .rules import DEADLINES, forum_rules
+from .ruleset_load import read_forum
 from .state import MM_TEAMS, ForumState, next_date, phase_name, remembered, stamp, state
 from .vote import DayChoices, count, tally_text
 
@@ -74,7 +71,7 @@ def _begin(t: Step) -> None:
 
 
 def _open_day(t: Step, day: int, day_date: str) -> None:
-    rules = t.game.rules.forum
+    rules = forum_rules(t.game.rules)
     assert rules is not None
     deadlines = tuple((name, stamp(day_date, rules.deadline(name))) for name in DEADLINES)
     t.set(phase="day", day=day)
@@ -92,7 +89,7 @@ def _close_day_choices(t: Step) -> None:
     missing one is a skip (roles.lawyer.5-7, roles.bouncer.6-8, amb.27, amb.32)."""
     game = t.game
     s = state(game)
-    rules = game.rules.forum
+    rules = forum_rules(game.rules)
     assert rules is not None
     notes: list[tuple[str, dict[str, int | str]]] = []
     skips, last = s.skips, s.last_target
@@ -245,7 +242,7 @@ def _near(t: Step, event: Event) -> None:
     require(
         event.name in state(t.game).open, f"the {event.name.replace('_', ' ')} window is not open"
     )
-    rules = t.game.rules.forum
+    rules = forum_rules(t.game.rules)
     assert rules is not None
     t.say("deadline_soon", name=event.name, minutes=rules.warning_minutes)
 
@@ -328,4 +325,9 @@ PROCEDURE = Procedure(
     phase_name=phase_name,
     lights=_lights,
     microphone=MicrophoneRule(broken=_speech_breaks_nothing, running_over=_no_turns),
+    title="the forum game",
+    rules_section="forum",
+    read_rules=read_forum,
+    costs=("demotion", "lost_move"),
+    night_steps=False,
 )

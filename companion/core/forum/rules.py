@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..rules import Deals, ProcedureRules, Ruleset
+
 #: When a role chooses. ``night``: every night; ``first_night``: only the
 #: first night the game resolves (the Vampire); ``day``: every day until
 #: the day deadline (Lawyer, Bouncer); ``team``: one choice per MM team
@@ -70,14 +72,14 @@ class ForumRole:
 
 
 @dataclass(frozen=True, slots=True)
-class ForumRules:
+class ForumRules(ProcedureRules):
     roles: tuple[ForumRole, ...]
     #: deadline name -> the first refused time of day, "HH:MM:SS" (amb.32)
     deadlines: tuple[tuple[str, str], ...]
     #: the companion warns this long before each deadline
     warning_minutes: int = 10
     #: seat count -> the two-sided deal (balance.1, amb.4)
-    two_sided_deals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
+    two_sided_deals: Deals = ()
     #: the Cop is told «мирный» privately when his shot meets a civilian (amb.8)
     cop_private_result: bool = False
 
@@ -89,3 +91,26 @@ class ForumRules:
 
     def deadline(self, name: str) -> str:
         return dict(self.deadlines)[name]
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        return FORUM_OPTIONS
+
+    def deals(self, options: tuple[str, ...]) -> Deals | None:
+        """The two-sided deal when the setup asks for it (balance.1)."""
+        return self.two_sided_deals if "two_sided" in options else None
+
+
+def forum_rules(rules: Ruleset) -> ForumRules | None:
+    """The forum game's part of a ruleset (``[forum]``), or None: the
+    ruleset plays another procedure."""
+    own = rules.procedure_rules
+    return own if isinstance(own, ForumRules) else None
+
+
+def the_forum_rules(rules: Ruleset) -> ForumRules:
+    """``forum_rules`` of a ruleset known to be the forum game's."""
+    own = forum_rules(rules)
+    if own is None:
+        raise ValueError(f"ruleset {rules.name!r} is not the forum game's")
+    return own

@@ -1,6 +1,7 @@
 """``[forum]``: the forum game's roles, deadlines and two-sided deals.
 
-Read by ``ruleset_load`` when a ruleset names ``procedure = "forum"``;
+Read for ``ruleset_load`` (the procedure's ``read_rules``) when a ruleset
+names ``procedure = "forum"``;
 the layout is in docs/rulesets.md ("The forum game").
 """
 
@@ -11,14 +12,20 @@ from dataclasses import fields
 from typing import cast, get_args
 
 from ...textfiles.toml_table import TomlTable
-from ..rules import Role
+from ..rules import Deals, Role, RulesetReader
 from .rules import DEADLINES, FORUM_ROLES, Acts, AfterSkips, ForumAction, ForumRole, ForumRules
 
-Deals = tuple[tuple[int, tuple[tuple[str, int], ...]], ...]
 _TOP = ("deadlines", "warning_minutes", "roles", "two_sided_deals", "cop_private_result")
 _TIME = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\Z")
 #: an hour: the host moves a deadline rather than hear of it hours ahead
 _MAX_WARNING_MINUTES = 180
+
+
+def read_forum(t: TomlTable, reader: RulesetReader) -> ForumRules:
+    """``[forum]`` of a ruleset that plays the forum game (the procedure's
+    ``read_rules``): its two-sided deals laid out as ``[deals]``."""
+    two_sided = reader.parse_deals(t.table("two_sided_deals", None, required=False))
+    return parse_forum(t, reader.roles, two_sided)
 
 
 def parse_forum(t: TomlTable, roles: tuple[Role, ...], two_sided_deals: Deals) -> ForumRules:

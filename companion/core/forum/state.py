@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..state import Game, ProcedureState, Seat
-from .rules import ForumRole
+from .rules import ForumRole, forum_rules
 
 #: (seat, action, target, gun, at): one post to a cabinet, in posting order
 Post = tuple[int, str, int, str, str]
@@ -89,7 +89,7 @@ def phase_name(game: Game) -> str:
 
 
 def forum_role(game: Game, seat: Seat) -> ForumRole:
-    rules = game.rules.forum
+    rules = forum_rules(game.rules)
     assert rules is not None
     return rules.role(seat.role)
 

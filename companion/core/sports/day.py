@@ -13,7 +13,7 @@ from ..events import BestMoveMade, Nominated
 from ..state import Out
 from ..step import Step, living_seat, require, seat_in_range
 from . import rights
-from .state import After, Turn, queued_turn, table
+from .state import After, Turn, mark_seat, queued_turn, table, table_seat, table_seats
 
 _TURN_CUES = {
     "speech": "speech_start",
@@ -31,9 +31,10 @@ def start(t: Step, victims: tuple[int, ...]) -> None:
     t.record("day", number=day)
     t.say("city_wakes", day=day)
     # Club: an unintentional peek at night removes the seat «как только Ведущий объявит в городе Утро».
-    for seat in game.seats:
-        if seat.out is None and seat.removal_at_morning:
-            t.update_seat(seat.number, out=Out("removed", day, 0), removal_at_morning=False)
+    for seat, marks in zip(game.seats, table_seats(game), strict=True):
+        if seat.out is None and marks.removal_at_morning:
+            t.update_seat(seat.number, out=Out("removed", day, 0))
+            mark_seat(t, seat.number, removal_at_morning=False)
             t.record("out", seat=seat.number, how="removed", clause="at_morning")
             t.say("removed", seat=seat.number, reason="morning")
     if outcome.check(t):
@@ -112,7 +113,7 @@ def _begin_turn(t: Step) -> None:
             continue
         t.set_state(turn_seconds=seconds, turn_over=False, turn_warned=False)
         if turn.kind == "speech":
-            t.update_seat(turn.seat, spoke_day=game.day)
+            mark_seat(t, turn.seat, spoke_day=game.day)
         t.say(_TURN_CUES[turn.kind], seat=turn.seat, seconds=int(seconds))
         # A StartTimer replaces the running timer of its name: the previous
         # turn's timers need no cancelling when the next turn starts.
@@ -164,11 +165,12 @@ def nominate(t: Step, event: Nominated) -> None:
         "seat {}'s time is up: the nomination comes too late",
         event.by,
     )
-    require(by.nominated_day != game.day, "seat {} has already nominated today", event.by)
+    nominated = table_seat(game, event.by).nominated_day
+    require(nominated != game.day, "seat {} has already nominated today", event.by)
     require(rights.may_nominate(game, by), "seat {} may not nominate today", event.by)
     living_seat(game, event.target, "target")
     require(event.target not in state.nominees, "seat {} is already nominated", event.target)
-    t.update_seat(event.by, nominated_day=game.day)
+    mark_seat(t, event.by, nominated_day=game.day)
     t.set_state(nominees=(*state.nominees, event.target))
     t.record("nomination", by=event.by, target=event.target)
     t.say("nomination_accepted", seat=event.target)

@@ -21,7 +21,7 @@ from ..rules import NightStep
 from ..state import Game, Out, Result, evolve
 from ..step import Step, living_seat, require
 from .night_actions import RESOLVERS, Night
-from .state import table
+from .state import mark_seat, table, table_seat
 
 
 def steps(game: Game) -> tuple[NightStep, ...]:
@@ -111,8 +111,11 @@ def _morning(t: Step) -> None:
     for victim in victims:
         # Club removal.3: a seat that peeked leaves «без права последнего слова» at
         # morning, and being killed the same night does not give the word back.
-        granted = 0 if game.seat(victim).removal_at_morning else last_word_s
-        t.update_seat(victim, out=Out("killed", game.day, granted), removal_at_morning=False)
+        removed = table_seat(game, victim).removal_at_morning
+        granted = 0 if removed else last_word_s
+        t.update_seat(victim, out=Out("killed", game.day, granted))
+        if removed:
+            mark_seat(t, victim, removal_at_morning=False)
         t.record("out", seat=victim, how="killed")
     if victims and game.day == 1 and table(game).first_victim == 0 and game.rules.best_move:
         t.set_state(first_victim=victims[0])

@@ -26,7 +26,7 @@ from ..events import (
     SpeechPassed,
 )
 from ..step import Handler, Procedure, Step, require, seat_in_range
-from . import day, listening, night, voting
+from . import answers, day, listening, night, voting
 from . import views as table_views
 from .state import PHASES, TableState, Turn, queued_turn, table, with_seat, without_seat
 
@@ -215,4 +215,12 @@ PROCEDURE = Procedure(
     phase_name=table_views.phase_name,
     lights=table_views.lights,
     microphone=listening.RULE,
+    speaking=answers.speaking,
+    speech_ahead=answers.speech_ahead,
+    more_time=answers.more_time,
+    time_moved=answers.time_moved,
+    ran_over=answers.ran_over,
+    ask_again=answers.ask_again,
+    lose_speech=answers.lose_speech,
+    leave_at_morning=answers.leave_at_morning,
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..state import Game, Seat
 from ..step import rights_day
-from .state import table
+from .state import table, table_seat
 
 
 def _playing(game: Game, seat: Seat) -> bool:
@@ -16,12 +16,14 @@ def _playing(game: Game, seat: Seat) -> bool:
 
 
 def may_speak(game: Game, seat: Seat) -> bool:
-    return _playing(game, seat) and seat.silenced_day != rights_day(game)
+    return _playing(game, seat) and table_seat(game, seat.number).silenced_day != rights_day(game)
 
 
 def may_nominate(game: Game, seat: Seat) -> bool:
     day = rights_day(game)
-    return _playing(game, seat) and seat.no_nomination_day != day and seat.nominated_day != day
+    if not _playing(game, seat) or seat.no_nomination_day == day:
+        return False
+    return table_seat(game, seat.number).nominated_day != day
 
 
 def may_vote(game: Game, seat: Seat) -> bool:
@@ -40,7 +42,7 @@ def tie_speech_s(game: Game, seat: Seat) -> float:
     timings = game.rules.timings
     if seat.out is not None:
         return 0
-    if seat.silenced_day == game.day:
+    if table_seat(game, seat.number).silenced_day == game.day:
         return timings.silenced_tie_speech_s
     return timings.tie_speech_s
 

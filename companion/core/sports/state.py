@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..rules import NightStep
-from ..state import Game, ProcedureState, check_draft, drafted
+from ..state import Game, ProcedureState, check_draft, drafted, evolve
+from ..step import Step
 
 TurnKind = Literal["last_word", "speech", "tie_speech"]
 
@@ -48,6 +49,21 @@ class Ballot:
     tied: tuple[int, ...] = ()  # for all_leave: the seats it would send out
 
 
+@dataclass(frozen=True)  # no slots: evolve() copies it dict to dict
+class TableSeat:
+    """What the sports table keeps of one seat beside the shared ``Seat``:
+    its speeches, its nomination, a removal waiting for the morning."""
+
+    silenced_day: int = 0  # the day whose regular speech the seat has lost
+    spoke_day: int = 0  # the last day the seat began its regular speech
+    nominated_day: int = 0  # the last day the seat nominated
+    #: leaves without a last word when the host announces the morning
+    removal_at_morning: bool = False
+
+
+_NO_MARKS = TableSeat()
+
+
 #: Slots and a draft, as ``Game`` (state.py): nearly every input changes it.
 @dataclass(frozen=True, slots=True)
 class TableState(ProcedureState):
@@ -78,6 +94,8 @@ class TableState(ProcedureState):
     misses: int = 0  # misses in a row while the miss rule applies
     first_victim: int = 0
     best_move: tuple[int, ...] = ()
+    #: each seat's ``TableSeat``, seat 1 first; () until one is marked
+    seats: tuple[TableSeat, ...] = ()
 
     def draft(self) -> TableState:
         copy: Any = object.__new__(_TableDraft)
@@ -99,6 +117,7 @@ class TableState(ProcedureState):
         copy.misses = self.misses
         copy.first_victim = self.first_victim
         copy.best_move = self.best_move
+        copy.seats = self.seats
         return copy  # type: ignore[no-any-return]
 
 
@@ -112,6 +131,30 @@ def _sealed(state: TableState) -> TableState:
 
 
 check_draft(TableState, _sealed)
+
+
+def table_seat(game: Game, number: int) -> TableSeat:
+    """What the sports table keeps of seat ``number`` (a blank one for a
+    seat not yet marked, or a game of another procedure)."""
+    state = game.procedure_state
+    if isinstance(state, TableState) and number <= len(state.seats):
+        return state.seats[number - 1]
+    return _NO_MARKS
+
+
+def table_seats(game: Game) -> tuple[TableSeat, ...]:
+    """Every seat's ``TableSeat``, seat 1 first."""
+    state = game.procedure_state
+    if isinstance(state, TableState) and state.seats:
+        return state.seats
+    return (_NO_MARKS,) * len(game.seats)
+
+
+def mark_seat(t: Step, number: int, **changes: object) -> None:
+    """Change seat ``number``'s ``TableSeat`` (copy on write, as ``set_state``)."""
+    seats = list(table_seats(t.game))
+    seats[number - 1] = evolve(seats[number - 1], changes)
+    t.set_state(seats=tuple(seats))
 
 
 def with_seat(seats: tuple[int, ...], number: int) -> tuple[int, ...]:

@@ -6,13 +6,10 @@ All derived from ``Game``; nothing here changes state.
 
 from __future__ import annotations
 
+from ..lights import FAST_BLINK, HOLDING, IDLE, MAY_VOTE, OFF, PENALISED, SLOW_BLINK, STEADY
 from ..state import Game
 from ..step import rights_day
-from .state import queued_turn, table
-
-# The light language (docs/lights.md). One mode per seat, derived from state.
-OFF, STEADY, SLOW_BLINK, FAST_BLINK = "off", "steady", "slow_blink", "fast_blink"
-PENALISED, MAY_VOTE, HOLDING, IDLE = "penalised", "may_vote", "holding", "idle"
+from .state import queued_turn, table, table_seats
 
 
 def phase_name(game: Game) -> str:
@@ -40,7 +37,7 @@ def lights(game: Game) -> tuple[str, ...]:
     ballot = state.ballot if game.phase == "voting" else None
     held = state.held if ballot is not None else ()
     out: list[str] = []
-    for seat in game.seats:
+    for seat, marks in zip(game.seats, table_seats(game), strict=True):
         if seat.number == speaker:  # a last word is spoken from out of the game
             out.append(speaker_light)
         elif seat.out is not None:
@@ -49,7 +46,7 @@ def lights(game: Game) -> tuple[str, ...]:
             out.append(HOLDING)
         elif ballot is not None and seat.no_vote_day != day:
             out.append(MAY_VOTE)
-        elif day in (seat.silenced_day, seat.no_nomination_day, seat.no_vote_day):
+        elif day in (marks.silenced_day, seat.no_nomination_day, seat.no_vote_day):
             out.append(PENALISED)
         else:
             out.append(IDLE)
