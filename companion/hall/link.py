@@ -258,6 +258,7 @@ class HallLink:
             paused_left=paused,
             announcement=self._announcement,
         )
+        state["at"] = round(offered.wall, 3)  # when the table took it (the board's lag)
         payload = _json(state)
         if payload == self._state_sent:
             return
