@@ -113,7 +113,7 @@ def table_main(args: argparse.Namespace) -> int:
         seats="none",
         speed=speed,
         journal=None if args.resume else journal,
-        hall=settings,
+        hall=None if args.without_hall else settings,
     )
     table = LiveTable(
         spec,
@@ -126,7 +126,7 @@ def table_main(args: argparse.Namespace) -> int:
     # As the console's table process does (live/table_process.py): the loop
     # gets the interpreter back within 0.2 ms of asking.
     sys.setswitchinterval(0.0002)
-    link = table.hall.link
+    link = table.hall  # the table's end of the link (its publisher: a process of its own)
     down: list[float] = []  # the timers' lateness while the link was down (game s)
     up: list[float] = []
     done = threading.Event()
@@ -136,7 +136,8 @@ def table_main(args: argparse.Namespace) -> int:
         while not done.wait(0.01):
             late = table.loop.stats.lateness
             fresh, seen = late[seen:], len(late)
-            (down if cut.is_set() or not link.connected else up).extend(fresh)
+            linked = link is not None and link.connected
+            (down if cut.is_set() or not linked else up).extend(fresh)
 
     inputs = [line for line in lines if line.event is not None]
     end = max((line.at for line in lines), default=clock.now())
@@ -164,7 +165,9 @@ def table_main(args: argparse.Namespace) -> int:
     while table.running():
         table.join(0.2)
     deadline = time.monotonic() + args.wait
-    while time.monotonic() < deadline and (link.waiting() or not link.connected):
+    while (
+        link is not None and time.monotonic() < deadline and (link.waiting or not link.connected)
+    ):
         time.sleep(0.1)
     done.set()
     watcher.join()
@@ -174,7 +177,7 @@ def table_main(args: argparse.Namespace) -> int:
         "phase": game.phase if game is not None else None,
         "up_ms": [x / speed * 1000 for x in up],
         "down_ms": [x / speed * 1000 for x in down],
-        "waiting": link.waiting(),
+        "waiting": link.waiting if link is not None else 0,
         "resumed": bool(args.resume),
         "priority": table.timing().loop_priority,
         "game_s": end,
@@ -322,6 +325,8 @@ def spawn(args: argparse.Namespace, folder: Path, n: int, port: int, start_at: f
         "--port", str(port), "--speed", str(args.speed), "--script", str(args.script),
         "--start-at", str(start_at), "--wait", str(args.wait),
     ]  # fmt: skip
+    if args.without_hall:
+        command.append("--without-hall")
     if resume:
         command.append("--resume")
     log = (folder / f"table-{n}{'-resumed' if resume else ''}.log").open("w")
@@ -471,6 +476,10 @@ def round_main(args: argparse.Namespace) -> int:
           f"max {max(lag_calm, default=float('nan')):.1f} ({len(lag_calm)} states, outside the outages); "
           f"with the outages p99 {pct(lag_all, 99):.0f}, max {max(lag_all, default=float('nan')):.0f} "
           f"({len(lag_all)})")  # fmt: skip
+    if args.without_hall:
+        every = down_all + up
+        print(f"  WITHOUT A HALL: timer firing error, ms, every table: p50 {pct(every, 50):.2f}, "
+              f"p99 {pct(every, 99):.2f}, max {max(every, default=float('nan')):.2f} ({len(every)})")  # fmt: skip
     print(f"  timer firing error, ms: table {cut_table} while its link was down: p50 {pct(down, 50):.2f}, "
           f"p99 {pct(down, 99):.2f}, max {max(down, default=float('nan')):.2f} ({len(down)} timers); "
           f"every table while its link was down (the cut, the broker's restart): p99 {pct(down_all, 99):.2f}, "
@@ -498,6 +507,11 @@ def main() -> int:
     parser.add_argument("--script", default=str(SCRIPT))
     parser.add_argument("--load", type=int, default=0, help="CPU-bound neighbour processes")
     parser.add_argument("--wait", type=float, default=60.0, help="a table's wait for the hall")
+    parser.add_argument(
+        "--without-hall",
+        action="store_true",
+        help="the same tables and troubles with no [hall]: the timers' reference",
+    )
     # a table's own process
     parser.add_argument("--table", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)

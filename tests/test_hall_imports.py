@@ -1,6 +1,8 @@
 """A table without ``[hall]`` loads nothing of the hall: not paho, not one
 module of companion.hall (checked in a fresh interpreter, as a table
-starts); with ``[hall]`` the same start loads them (so the check can fail)."""
+starts); with ``[hall]`` the same start loads the table's end of the link
+(so the check can fail), and still not paho: that is the publisher's
+process's."""
 
 from __future__ import annotations
 
@@ -48,7 +50,8 @@ def test_a_table_without_a_hall_loads_none_of_it(tmp_path: Path) -> None:
     assert _loaded(config) == []
 
 
-def test_a_table_of_a_hall_loads_paho(tmp_path: Path) -> None:
+def test_a_table_of_a_hall_loads_its_end_of_the_link_only(tmp_path: Path) -> None:
+    """paho and the publisher run in a process of their own (link_process.py)."""
     config = tmp_path / "config.toml"
     config.write_text(
         f'[paths]\njournals = "{tmp_path}/j"\n'
@@ -56,4 +59,5 @@ def test_a_table_of_a_hall_loads_paho(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     loaded = _loaded(config)
-    assert "paho.mqtt.client" in loaded and "companion.hall.link" in loaded
+    assert "companion.hall.table_link" in loaded
+    assert not [m for m in loaded if m.startswith("paho") or m == "companion.hall.link"]

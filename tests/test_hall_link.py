@@ -64,12 +64,12 @@ def test_a_game_ended_while_the_broker_is_away_is_delivered_when_it_is_back(tmp_
     table = play_at_table(SCRIPT, tmp_path / "journals" / "game1.jsonl", _settings(hall, outbox))
     assert table.game.phase == "ended"
     _wait(lambda: len(list(outbox.glob("*.json"))) == 1)
-    link = table.hall.link
-    _wait(lambda: link.waiting() > 1)
-    assert not link.connected
+    hall_end = table.hall
+    _wait(lambda: hall_end.waiting > 1)
+    assert not hall_end.connected
+    assert hall_end.status.startswith("Зал: нет связи, "), hall_end.status  # the console's line
     table.close()  # the table goes (its process killed, or the evening over)
     assert len(list(outbox.glob("*.json"))) == 1  # still waiting for the broker
-    assert link._shown.startswith("Зал: нет связи, "), link._shown  # the console's line
 
     broker = start_broker(hall)
     board = Listener(hall.address(BOARD, "127.0.0.1"), "mafia/cup/table/+/protocol/+")
@@ -86,48 +86,40 @@ def test_a_game_ended_while_the_broker_is_away_is_delivered_when_it_is_back(tmp_
     assert got[-1][1].startswith(b"{") and got[-1][2] is False  # live, not a retained copy
 
 
-class _StuckClient:
-    """A paho client whose publish never returns (a network stack gone
-    wrong): what must never reach the table's loop."""
+def test_offering_never_waits_for_the_publisher(tmp_path: Path) -> None:
+    """The publisher's process stopped (SIGSTOP: a hung network stack, a
+    starved process): the table's updates go on, none of them waits."""
+    import os
+    import signal
 
-    def __init__(self) -> None:
-        self.release = threading.Event()
-        self.entered = threading.Event()
-
-    def publish(self, *args: Any, **kwargs: Any) -> Any:
-        self.entered.set()
-        self.release.wait()
-        raise OSError("released")
-
-    def disconnect(self) -> None: ...
-
-    def loop_stop(self) -> None: ...
-
-
-def test_offering_never_waits_for_the_network(tmp_path: Path) -> None:
-    from helpers import TOURNAMENT_ROLES, play, setup
-
-    from companion.config.rulesets import load_ruleset
-    from companion.core.engine import new_game  # noqa: F401  (the game's module, loaded)
-
-    game = play(setup("tournament", TOURNAMENT_ROLES))
-    client = _StuckClient()
-    settings = HallSettings(
-        make_hall(tmp_path / "hall").address("table3"), "cup", 3, tmp_path / "outbox"
+    hall = make_hall(tmp_path / "hall")
+    table = play_at_table(
+        SCRIPT,
+        tmp_path / "journals" / "g.jsonl",
+        _settings(hall, tmp_path / "outbox"),
+        until_line=3,
     )
-    link = HallLink(settings, "g", lambda: None, client=client)
-    link.connected = True
-    link._connects.put(True)
-    link.start()
-    link.offer(game, {}, (), 1, 0.0, 1.0)
-    assert client.entered.wait(10)  # the link's thread is stuck in publish
-    offered = threading.Thread(
-        target=lambda: [link.offer(game, {}, (), n, 0.0, 1.0) for n in range(2, 5000)]
-    )
-    offered.start()
-    offered.join(30)
-    stuck = offered.is_alive()
-    client.release.set()
-    link._closing = True
-    assert not stuck, "offer waited for the link's thread"
-    _ = load_ruleset
+    pid = table.hall.pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        update = table.session.shown
+        from companion.core.effects import Say
+        from companion.live.assembly import Update
+
+        offered = threading.Thread(
+            target=lambda: [
+                table.hall.offer(
+                    Update(0.0, update.game, {}, (Say("night_falls", (("night", 1),)),))
+                )
+                for _ in range(20_000)
+            ]
+        )
+        offered.start()
+        offered.join(60)
+        stuck = offered.is_alive()
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        table.close()
+    assert not stuck, "an update waited for the publisher"
+    assert table.hall.dropped > 0  # the socket filled: captions dropped, never waited for

@@ -56,7 +56,9 @@ def _scrambled(game: Game) -> Game:
     seats = game.seats
     roles = [(s.role, s.team) for s in seats]
     roles = roles[1:] + roles[:1]
-    seats = tuple(dataclasses.replace(s, role=r, team=t) for s, (r, t) in zip(seats, roles, strict=False))
+    seats = tuple(
+        dataclasses.replace(s, role=r, team=t) for s, (r, t) in zip(seats, roles, strict=False)
+    )
     procedure = game.procedure_state
     if isinstance(procedure, TableState):
         choices = tuple(

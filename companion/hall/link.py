@@ -1,21 +1,22 @@
-"""A table's link to the hall: its public state, captions and protocols
-published to the hall's broker (paho-mqtt), never in the timers' way.
+"""The hall's publisher: a table's public state, captions and protocols
+to the hall's broker (paho-mqtt), in a process of its own beside the table's
+(``link_process.py``; why a process: docs/hall.md, "The table's timers").
 
-The table's loop calls ``offer`` after every accepted input: it keeps the
-update (the latest only) and the captions under a lock held for a few
-assignments and wakes the link's thread; it never waits for the network.
-The link's thread makes the payloads (``public.public_state``), publishes
-them with QoS 1 and counts what the broker has not acknowledged yet. paho's
-own thread connects, and reconnects in the background when the network or
-the broker goes away (a persistent session: ``clean_session=False``, and
-paho sends again what was in flight).
+``offer`` takes one message from the table (its public state as of an
+input, the captions that input said, whether the game has ended), keeps
+the latest state and the captions under a lock and wakes the link's
+thread; that thread publishes them with QoS 1 and counts what the broker
+has not acknowledged. paho's own thread connects, and reconnects in the
+background when the network or the broker goes away (a persistent session,
+``clean_session=False``: paho sends again what was in flight).
 
 What must not be lost is the protocol: at the game's end it is made from
 the journal (byte for byte ``companion protocol --format json``), written
 into the outbox folder, published retained, and its file removed only when
-the broker has acknowledged it. A table started again (a crash, a kill, the
-next evening) publishes whatever its outbox still holds; on every connect
-the current state is published again (retained: the board finds it).
+the broker has acknowledged it. A link started again (the table's process
+killed and resumed, the next evening) publishes whatever the outbox still
+holds; on every connect the current state is published again (retained:
+the board finds it).
 """
 
 from __future__ import annotations
@@ -28,14 +29,10 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.effects import Effect, Say
-from ..core.state import Game
 from . import words
-from .public import public_state
 from .settings import HallSettings
 from .topics import CAPTIONS, LINK, STATE, protocol_topic, table_topic
 
@@ -52,19 +49,11 @@ RECONNECT_MIN_S, RECONNECT_MAX_S = 1, 4
 KEEPALIVE_S = 10
 #: how long ``close`` waits for the broker to acknowledge what is in flight
 CLOSE_WAIT_S = 1.0
+#: how long ``close`` waits for the link's thread (making a protocol takes a while)
+CLOSE_JOIN_S = 20.0
 
 Status = Callable[[str, str], None]  # (what, line): the table's notice
 Protocol = Callable[[], bytes | None]  # the finished game's protocol JSON
-
-
-@dataclass(frozen=True, slots=True)
-class _Offered:
-    game: Game | None
-    deadlines: dict[str, Any]
-    seq: int
-    wall: float  # time.time() when offered
-    now: float  # the game clock then
-    speed: float
 
 
 class HallLink:
@@ -77,18 +66,24 @@ class HallLink:
         game_id: str,
         protocol: Protocol,
         *,
-        caption: Callable[[Say], str] = lambda say: say.cue,
+        journal: Path | None = None,
+        protocol_at: Callable[[Path], bytes | None] | None = None,
         on_status: Status | None = None,
         client: Any = None,
     ) -> None:
         self.settings = settings
         self.game_id = _topic_level(game_id)
         self._protocol = protocol
-        self._caption = caption
+        #: the game's journal and how a protocol is made from one: an end
+        #: whose protocol was not made yet (the process killed meanwhile) is
+        #: made by the next link from its marker in the outbox
+        self._journal, self._protocol_at = journal, protocol_at
+        self._stopping = False
         self._on_status = on_status
         self._lock = threading.Lock()
-        self._latest: _Offered | None = None
-        self._captions: list[tuple[int, Say]] = []
+        self._latest: dict[str, Any] | None = None  # the public state (topics.py)
+        self._ended: bool | None = None  # the game has ended (None: no game yet)
+        self._captions: list[tuple[int, str]] = []
         self._wake = threading.Event()
         self._acks: queue.SimpleQueue[int] = queue.SimpleQueue()
         self._connects: queue.SimpleQueue[bool] = queue.SimpleQueue()
@@ -108,51 +103,44 @@ class HallLink:
         self._client = client if client is not None else self._make_client()
         self._thread = threading.Thread(target=self._run, name="hall link", daemon=True)
 
-    # --- the table's side (its loop's thread: never waits) -------------------------
+    # --- the table's side ---------------------------------------------------------------
     def offer(
-        self,
-        game: Game | None,
-        deadlines: dict[str, Any],
-        effects: tuple[Effect, ...],
-        seq: int,
-        now: float,
-        speed: float,
+        self, state: dict[str, Any] | None, captions: list[tuple[int, str]], ended: bool | None
     ) -> None:
-        """After an accepted input: the state as of it and what it said."""
-        offered = _Offered(game, deadlines, seq, time.time(), now, speed)
+        """After an accepted input: its public state (None: no game yet),
+        the captions it said ((seq, text)) and whether the game has ended."""
         with self._lock:
-            self._latest = offered
-            for effect in effects:
-                if isinstance(effect, Say):
-                    self._captions.append((seq, effect))  # worded on the link's thread
+            if state is not None:
+                self._latest = state
+            self._ended = ended
+            self._captions.extend(captions)
             if len(self._captions) > MAX_CAPTIONS:
                 self.dropped += len(self._captions) - MAX_CAPTIONS
                 del self._captions[:-MAX_CAPTIONS]
         self._wake.set()
-
-    def _text(self, say: Say) -> str:
-        try:
-            return self._caption(say)
-        except Exception:  # a phrase the catalogue lacks: its cue's name
-            return say.cue
 
     # --- life ----------------------------------------------------------------------
     def start(self) -> None:
         self._thread.start()
 
     def close(self) -> None:
-        """Hand over what is left (a second at most), say ``offline`` and
+        """Make what the thread had not taken yet (the end's protocol into
+        the outbox), hand it over (a second at most), say ``offline`` and
         let the broker go; the outbox keeps an unacknowledged protocol."""
         if self._closing:
             return
-        deadline = time.monotonic() + CLOSE_WAIT_S
-        self._wake.set()
-        while time.monotonic() < deadline and self.connected and self.waiting():
-            time.sleep(0.02)
-        self._closing = True
+        self._stopping = True
         self._wake.set()
         if self._thread.is_alive():
-            self._thread.join(CLOSE_WAIT_S)
+            self._thread.join(CLOSE_JOIN_S)
+        with contextlib.suppress(Exception):
+            self._turn()
+        deadline = time.monotonic() + CLOSE_WAIT_S
+        while time.monotonic() < deadline and self.connected and self.waiting():
+            time.sleep(0.02)
+            with contextlib.suppress(Exception):
+                self._take_acks()
+        self._closing = True
         with contextlib.suppress(Exception):
             if self.connected:
                 self._client.publish(self._topic(LINK), b"offline", qos=1, retain=True)
@@ -163,7 +151,10 @@ class HallLink:
         """Events the broker has not acknowledged (or not been handed)."""
         with self._lock:
             pending = len(self._captions)
-        return len(self._inflight) + int(self._state_dirty) + pending + self._outbox_waiting()
+            unmade = int(self._ended is True and self._protocol_sent is None)
+        return (
+            len(self._inflight) + int(self._state_dirty) + pending + unmade + self._outbox_waiting()
+        )
 
     # --- paho ------------------------------------------------------------------------
     def _make_client(self) -> Any:
@@ -209,7 +200,9 @@ class HallLink:
 
     # --- the link's thread ---------------------------------------------------------------
     def _run(self) -> None:
-        while not self._closing:
+        with contextlib.suppress(Exception):
+            self._make_marked()
+        while not self._stopping:
             self._wake.wait(1.0)
             self._wake.clear()
             try:
@@ -223,42 +216,22 @@ class HallLink:
             self.connected = self._connects.get()
             reconnected = reconnected or self.connected
         with self._lock:
-            latest, said, self._captions = self._latest, self._captions, []
-        captions = [(seq, self._text(say)) for seq, say in said]
+            latest, ended, captions, self._captions = self._latest, self._ended, self._captions, []
         if reconnected:
             self._publish(self._topic(LINK), b"online", "link", retain=True)
             self._state_sent = None  # the broker may have lost it: again
         if latest is not None:
-            self._publish_state(latest, captions)
+            self._publish_state(latest)
         for seq, text in captions:
             self._publish_caption(seq, text)
-        if latest is not None and latest.game is not None:
-            self._ending(latest.game)
+        if ended is not None:
+            self._ending(ended)
         if reconnected:
             self._outbox_again()
         self._take_acks()
         self._tell()
 
-    def _publish_state(self, offered: _Offered, captions: list[tuple[int, str]]) -> None:
-        if captions:
-            self._announcement = captions[-1][1]
-        game = offered.game
-        if game is None:
-            return
-        deadline = None
-        if offered.deadlines:
-            first = min(at for at, _generation in offered.deadlines.values())
-            deadline = round(offered.wall + (first - offered.now) / (offered.speed or 1.0), 3)
-        paused = max((left for _name, left in game.paused), default=None)
-        state = public_state(
-            game,
-            game_id=self.game_id,
-            seq=offered.seq,
-            deadline=deadline,
-            paused_left=paused,
-            announcement=self._announcement,
-        )
-        state["at"] = round(offered.wall, 3)  # when the table took it (the board's lag)
+    def _publish_state(self, state: dict[str, Any]) -> None:
         payload = _json(state)
         if payload == self._state_sent:
             return
@@ -275,10 +248,10 @@ class HallLink:
         if not self._publish(self._topic(CAPTIONS), payload, "caption"):
             self.dropped += 1
 
-    def _ending(self, game: Game) -> None:
+    def _ending(self, ended: bool) -> None:
         """The game's end: its protocol into the outbox, then published.
         An ending undone clears the retained protocol (the board drops it)."""
-        if game.phase != "ended":
+        if not ended:
             if self._protocol_sent is not None:
                 self._protocol_sent = None
                 self._outbox_file().unlink(missing_ok=True)
@@ -286,13 +259,31 @@ class HallLink:
             return
         if self._protocol_sent is not None:
             return
+        path = self._outbox_file()
+        marker = path.with_suffix(".pending")
+        if self._journal is not None:  # before the long part: a kill leaves it
+            _write_whole(marker, str(self._journal).encode())
         payload = self._protocol()
         if payload is None:
             return
         self._protocol_sent = payload
-        path = self._outbox_file()
         _write_whole(path, payload)
+        marker.unlink(missing_ok=True)
         self._publish(self._protocol_topic(), payload, path.name, retain=True)
+
+    def _make_marked(self) -> None:
+        """The protocols of games that ended while a link before this one
+        was killed before making them: made now from their journals."""
+        if self._protocol_at is None:
+            return
+        s = self.settings
+        for marker in sorted(s.outbox.glob(f"{s.event}.{s.table}.*.pending")):
+            if marker.stem == self._outbox_file().stem:
+                continue  # this link's own game: its end makes it
+            payload = self._protocol_at(Path(marker.read_text(encoding="utf-8")))
+            if payload is not None:
+                _write_whole(marker.with_suffix(".json"), payload)
+            marker.unlink(missing_ok=True)
 
     def _outbox_again(self) -> None:
         """Every protocol of the outbox not in flight, published again."""
