@@ -165,9 +165,7 @@ def table_main(args: argparse.Namespace) -> int:
     while table.running():
         table.join(0.2)
     deadline = time.monotonic() + args.wait
-    while (
-        link is not None and time.monotonic() < deadline and (link.waiting or not link.connected)
-    ):
+    while link is not None and time.monotonic() < deadline and (link.waiting or not link.connected):
         time.sleep(0.1)
     done.set()
     watcher.join()
