@@ -9,7 +9,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from hall_broker import Listener, free_port, needs_mosquitto
+from hall_broker import Listener, free_port, make_hall, needs_mosquitto
 from helpers import ROOT
 
 from companion.config.load import parse_config
@@ -76,7 +76,6 @@ def test_a_bad_event_and_no_hall_are_one_line(tmp_path: Path) -> None:
 
 def test_tls_hall(tmp_path: Path) -> None:
     """With --tls the tables' listener speaks TLS checked against the CA."""
-    from hall_broker import make_hall
 
     hall = make_hall(tmp_path / "hall", tls=True)
     assert hall.ca is not None and hall.ca.exists()
@@ -86,3 +85,19 @@ def test_tls_hall(tmp_path: Path) -> None:
         board.close()
     finally:
         stop_broker(broker)
+
+
+def test_companion_hall_starts_its_broker_or_uses_the_one_listening(
+    tmp_path: Path, capsys: object
+) -> None:
+    from companion.hall.commands import _broker
+
+    hall = make_hall(tmp_path / "hall")
+    started = _broker(hall, "en")
+    assert started is not None
+    try:
+        assert _broker(hall, "en") is None  # one listens already: used, and said
+    finally:
+        stop_broker(started)  # type: ignore[arg-type]
+    said = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "Broker started: mosquitto -c" in said and "already listening" in said

@@ -74,6 +74,10 @@ class TableHall:
             [sys.executable, "-m", "companion.hall.link_process", str(self._theirs.fileno())],
             pass_fds=(self._theirs.fileno(),),
             stdin=subprocess.DEVNULL,
+            # the console owns the terminal: the publisher says what it has
+            # to say through its reports (the parts line)
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         self._theirs.close()
         hello = settings_message(self.settings, self.game_id, journal.path if journal else None)
