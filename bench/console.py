@@ -45,9 +45,11 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.console_parts import game_night, start_up
-from bench.console_start import BYTECODE, VIA, first_screens
+from bench.console_start import first_screens
 from bench.console_timing import timing
-from bench.engine import Bot, parsed
+from testkit.bots import Bot, parsed
+from testkit.command import VIA
+from testkit.terminal import BYTECODE
 
 ROOT = Path(__file__).resolve().parent.parent
 

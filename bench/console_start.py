@@ -36,54 +36,14 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.console_parts import Terminal, console_env
+from testkit.command import VIA, host_command, unfinished_game
+from testkit.terminal import BYTECODE, Terminal, hermetic_env
 
 #: what the screen says when the first screen is up (words.py, Russian)
 SETUP_TEXT = "Новая игра"
 RESUME_TEXT = "Есть незаконченная игра"
 #: the target (issue 23): the first screen within this many seconds, p99
 TARGET_S = 1.5
-ROOT = Path(__file__).resolve().parent.parent
-DEMO = ROOT / "examples" / "demo.jsonl"
-
-
-#: how the console is started (``--via``): what ``./run`` execs, or ``./run``
-#: itself (which first checks the installation: scripts/setup.sh runtime)
-VIA = ("companion", "run")
-
-
-def host_command(via: str = "companion") -> list[str]:
-    """The command a host starts the console with (``VIA``): the
-    virtualenv's ``companion`` script (``-m companion.cli`` where there is
-    none), or ``./run``."""
-    if via == "run":
-        return [str(ROOT / "run")]
-    script = Path(sys.executable).parent / "companion"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "companion.cli"]
-
-
-#: where the starts find the project's compiled bytecode (``--bytecode``)
-BYTECODE = {
-    "cached": "a bytecode cache of the bench's own, written by the warm-up start, as Python "
-    "writes one on a host's first start",
-    "checkout": "the checkout's __pycache__ folders and the caller's PYTHONDONTWRITEBYTECODE",
-}
-
-
-def hermetic_env(folder: Path, bytecode: str = "cached") -> dict[str, str]:
-    """``console_env`` (a club's config in ``folder``, no sound server) with
-    every XDG folder in ``folder`` too: no config, data or cache of the
-    machine's own; ``bytecode``: one of ``BYTECODE``."""
-    env = {k: v for k, v in console_env(folder).items() if not k.startswith("XDG_")}
-    for name in ("CONFIG", "DATA", "CACHE", "STATE"):
-        env[f"XDG_{name}_HOME"] = str(folder / name.lower())
-    env["XDG_RUNTIME_DIR"] = str(folder)  # no PulseAudio server there
-    if bytecode == "cached":
-        # In the temporary folder, not the shared checkout; PYTHONDONTWRITEBYTECODE
-        # (set in some shells here) would compile every module at every start.
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
-    return env
 
 
 def neighbours(count: int) -> list[subprocess.Popen[bytes]]:
@@ -122,23 +82,6 @@ def kill_group(terminal: Terminal) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(terminal.process.pid, signal.SIGKILL)
     terminal.process.wait(10)
-
-
-def unfinished_game(env: dict[str, str], journals: Path) -> None:
-    """A game left on day 1 in the journals folder (the demo's first
-    inputs, journaled by ``companion replay``, named as the console names
-    a journal): the next start asks whether to resume it."""
-    lines = [line for line in DEMO.read_text(encoding="utf-8").splitlines() if line[:1] == "{"]
-    script = journals.parent / "day-one.jsonl"
-    script.write_text("\n".join(lines[:8]) + "\n", encoding="utf-8")
-    journals.mkdir(parents=True, exist_ok=True)
-    journal = journals / "2026-01-01_20-00-00.jsonl"
-    subprocess.run(
-        [*host_command(), "replay", str(script), "--journal", str(journal)],
-        env=env,
-        check=True,
-        capture_output=True,
-    )
 
 
 def quantile(values: Sequence[float], q: float) -> float:

@@ -113,10 +113,10 @@ def timing(
 def _table_talk(
     folder: Path, talk: str
 ) -> tuple[subprocess.Popen[bytes] | None, str | None, str | None]:
-    """A table's talk over a club's room (bench/ears_corpus.py) where the
+    """A table's talk over a club's room (testkit/corpus.py) where the
     ears hear it (``TALKS``): the player, if any, the ears' device, and the
     PulseAudio module loaded for it (to unload)."""
-    from bench.ears_corpus import make_corpus, save  # espeak-ng renders: only when listening
+    from testkit.corpus import make_corpus, save  # espeak-ng renders: only when listening
 
     wav, _ = save(make_corpus(7, 6.0, 10.0, "room"), folder / "talk.wav")
     if talk == "file":

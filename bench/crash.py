@@ -31,7 +31,7 @@ goes wrong keeps its folder (script, crashed journal, final journal, the
 commands' output, ``moment.json``); the bench names the folder.
 
 The game is one tournament game of ~450 script lines played by
-``BriskBot`` (``bench.engine.Bot``, briskly): nobody leaves for its first
+``BriskBot`` (``testkit.bots.Bot``, briskly): nobody leaves for its first
 300 inputs, then it plays to its end (``--game-seed`` picks another). It is
 one script for both paths.
 
@@ -74,8 +74,9 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import kill_parts as parts
-from bench.crash_game import clearance, crash_game
-from bench.kill_parts import Setup, companion
+from bench.kill_parts import Setup
+from testkit.command import companion
+from testkit.crash_game import clearance, crash_game
 
 PATHS = ("replay", "realtime")
 #: how ``resume`` begins its one line for a journal that is not there, in

@@ -1,5 +1,5 @@
 """The ears' figures (issue 10): each voice-activity detector on the same
-generated corpus (``bench/ears_corpus.py``).
+generated corpus (``testkit/corpus.py``).
 
 Run ``python bench/ears.py`` (``--minutes 2``; ``--room-minutes 10`` for
 longer room-only clips). For each detector it prints:
@@ -23,6 +23,11 @@ longer room-only clips). For each detector it prints:
 
 Targets: recall >= 0.95 and <= 1 false flag per 30 minutes, latency p50
 <= 300 ms, CPU <= 0.02 s per second of audio. It asserts nothing.
+
+``--part tuning`` or ``--part test`` runs issue 26's split corpus instead
+(``bench/ears_hard.py``, scored by ``bench/ears_split.py``): today's
+detector and the one with the whisper channel side by side; the test part
+decides. ``--detectors`` names the detectors of the old corpus's run.
 """
 
 from __future__ import annotations
@@ -36,12 +41,12 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ears_corpus import Clip, make_corpus, room_only
 from bench.naive import pct
 from companion.ears.capture import BLOCK, Block
 from companion.ears.detect import DEFAULT_DETECTOR, DETECTORS, DetectorName
 from companion.ears.hearing import EarsSettings, Hearing
 from companion.ears.watch import LevelGate
+from testkit.corpus import Clip, make_corpus, room_only
 
 RATE = 16_000
 MIN_UTTERANCE_S = 0.5
@@ -216,7 +221,22 @@ def main() -> None:
     parser.add_argument(
         "--no-seats", action="store_true", help="leave out seat attribution (bench/ears_seats.py)"
     )
+    parser.add_argument(
+        "--part", choices=("old", "tuning", "test"), default="old",
+        help="old: this corpus (issue 10); tuning, test: issue 26's split corpus",
+    )  # fmt: skip
+    parser.add_argument(
+        "--detectors", default=",".join(DETECTORS), help="the old corpus's, comma-separated"
+    )
+    parser.add_argument(
+        "--show-missed", action="store_true", help="list what the split corpus's run missed"
+    )
     args = parser.parse_args()
+    if args.part != "old":
+        from bench.ears_split import run
+
+        run(args.part, show_missed=args.show_missed)
+        return
     clips = [
         (noise, snr, make_corpus(args.seed + n, args.minutes, snr, noise))
         for n, (noise, snr) in enumerate((nz, s) for nz in NOISES for s in SNRS)
@@ -233,14 +253,14 @@ def main() -> None:
         f" a player), {args.minutes:g} and {room_minutes:g} min each, seed {args.seed}"
     )
     heard_by: dict[str, tuple[list[tuple[str, float, Clip, Heard]], ...]] = {}
-    for detector in DETECTORS:
+    for detector in args.detectors.split(","):
         speech = [(n, s, c, listen(c, detector)) for n, s, c in clips]
         quiet = [(n, lv, c, listen(c, detector)) for n, lv, c in rooms]
         heard_by[detector] = (speech, quiet)
         cpu = sum(h.cpu_s for *_, h in speech + quiet)
         print("\n".join(score(speech, quiet, None).lines(f"{detector} alone")))
         print(f"  CPU {cpu / total_s:.4f} s per second of audio")
-    speech, quiet = heard_by[DEFAULT_DETECTOR]
+    speech, quiet = heard_by.get(DEFAULT_DETECTOR) or next(iter(heard_by.values()))
     print(f"the level gate on {DEFAULT_DETECTOR} (learned from the table's own speakers):")
     for below in GATES:
         gate = learned_gate(args.seed + 500, args.minutes, below)

@@ -1,7 +1,7 @@
 """Who spoke: seat attribution on a simulated club table (issue 10).
 
 Run ``python bench/ears_seats.py`` (``--minutes 3 --seed 1 --rooms 3``).
-Each room (``bench/ears_room.py``: its size, RT60, 10-12 seats and the
+Each room (``testkit/room.py``: its size, RT60, 10-12 seats and the
 array's place drawn from the seed) plays a game of ``minutes`` at a
 signal-to-noise ratio of 15, 10 and 5 dB in turn (normal speech against
 the room's babble and noise, at the array), heard by both set-ups:
@@ -60,16 +60,6 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ears_room import (
-    ROOM_LEVELS,
-    Pass,
-    Spoken,
-    calibration_pass,
-    game_pass,
-    make_table,
-    room_passes,
-    save_wav,
-)
 from companion.ears.array import ArraySeats, geometry
 from companion.ears.attribution import ChannelSeats, ChannelSegments, SeatTracker, loudest_track
 from companion.ears.calibrate import calibrate
@@ -86,6 +76,16 @@ from companion.ears.detect import (
 )
 from companion.ears.seated import SeatedSegments
 from companion.ears.watch import LevelGate
+from testkit.room import (
+    ROOM_LEVELS,
+    Pass,
+    Spoken,
+    calibration_pass,
+    game_pass,
+    make_table,
+    room_passes,
+    save_wav,
+)
 
 RATE = 16_000
 SNRS = (15.0, 10.0, 5.0)

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -25,9 +23,10 @@ from dataclasses import Field, asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from bench.crash_game import MARGIN
-from bench.engine import parsed
 from companion.runner import journal
+from testkit.bots import parsed
+from testkit.command import companion
+from testkit.crash_game import MARGIN
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,15 +68,6 @@ def make_setup(work: Path, script: list[str], speed: float) -> Setup:
     done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
     times = {line.number: line.at for line in parsed(script)}
     return Setup(work, path, json.loads(done.stdout), reference.read_bytes(), times, speed)
-
-
-def companion(*args: str | Path, crash_at: str | None = None) -> tuple[list[str], dict[str, str]]:
-    """``python -m companion.cli ARGS`` and its environment, as a user runs it."""
-    env = {k: v for k, v in os.environ.items() if k != "COMPANION_CRASH_AT"}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    if crash_at:
-        env["COMPANION_CRASH_AT"] = crash_at
-    return [sys.executable, "-m", "companion.cli", *map(str, args)], env
 
 
 def run_logged(folder: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:

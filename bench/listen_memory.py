@@ -41,9 +41,9 @@ import numpy.typing as npt
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ears_corpus import PHRASES, SPEECH_RMS, _noise, render
 from companion.ears.array import Calibration, geometry
 from companion.ears.calibration import save
+from testkit.corpus import PHRASES, SPEECH_RMS, noise_track, render
 
 ROOT = Path(__file__).resolve().parent.parent
 RATE = 16_000
@@ -75,7 +75,7 @@ RECORDINGS = (
 def minutes_of(layout: str, minutes: int, seed: int) -> Iterator[Audio]:
     """The recording a minute at a time: (frames, channels) float32."""
     rng = np.random.default_rng(seed)
-    bed = _noise(rng, BED_S * RATE, "room", SPEECH_RMS * 10 ** (-25 / 20))
+    bed = noise_track(rng, BED_S * RATE, "room", SPEECH_RMS * 10 ** (-25 / 20))
     phrases = [render(text, "ru", 165) * SPEECH_RMS for text in PHRASES[:6]]
     mics = {"single": 1, "channels": SEATS, "array": geometry("respeaker-6mic").mics}[layout]
     n = 60 * RATE

@@ -1,7 +1,7 @@
 """Does ``companion listen`` print the same as another version of it?
 
-Writes simulated recordings of the table (``bench/ears_corpus.py``'s mono
-clips over every noise, ``bench/ears_room.py``'s rooms through a microphone
+Writes simulated recordings of the table (``testkit/corpus.py``'s mono
+clips over every noise, ``testkit/room.py``'s rooms through a microphone
 per seat and through the array, a long monologue, 8-bit, 24-bit and float
 copies, files whose length is no whole chunk), runs ``companion listen
 --json`` on each, with the demo game's journal, in this tree and in
@@ -33,11 +33,11 @@ import numpy.typing as npt
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ears_corpus import NOISES, make_corpus, render, room_only
-from bench.ears_room import calibration_pass, game_pass, make_table, room_passes, save_wav
 from bench.ears_seats import _calibrate
 from companion.ears.array import geometry
 from companion.ears.calibration import calibration_of, save
+from testkit.corpus import NOISES, make_corpus, render, room_only
+from testkit.room import calibration_pass, game_pass, make_table, room_passes, save_wav
 
 ROOT = Path(__file__).resolve().parent.parent
 RATE = 16_000

@@ -2,7 +2,7 @@
 
 Run ``python bench/soak.py`` (``--hours 4``; ``--hours 0.25`` for a quick
 look). Games of ten seats, club and tournament in turn, are played back to
-back by ``bench/engine.py``'s bot through the console, as a host runs a
+back by ``testkit/bots.py``'s bot through the console, as a host runs a
 night: the console (``ConsoleApp``, headless under ``App.run_test``, drawing
 as it goes) builds each game's table in a process of its own from the spare
 it spawned at the set-up screen (``live/table_process.py``); the table writes its

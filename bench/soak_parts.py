@@ -21,7 +21,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench.engine import Bot, load
 from companion.config.values import Config
 from companion.console import app as console_app
 from companion.console.app import ConsoleApp
@@ -39,6 +38,7 @@ from companion.core.events import (
 )
 from companion.core.state import Game
 from companion.runner import codec
+from testkit.bots import Bot, load
 
 #: wall seconds the bot waits for the console to hear back about an input
 ANSWER_S = 5.0
@@ -207,7 +207,7 @@ class Hands:
 
 # --- the bot, playing live ----------------------------------------------------------------
 class LiveBot(Bot):
-    """``bench/engine.py``'s bot at the console: it reads the state the
+    """``testkit/bots.py``'s bot at the console: it reads the state the
     console last heard, waits its game seconds on the table's clock and gives
     each input with the console's hands, then waits until the console hears
     back (an update of that moment, or a refusal). What it chose may meet a
@@ -234,6 +234,7 @@ class LiveBot(Bot):
         self.hands, self.news, self.clock, self.speed = hands, news, clock, speed
         self.sent = 0
         self.unanswered = 0
+        self.lines: list[str] = []  # none kept: the table's journal holds them
         obj = {"input": "setup", "ruleset": ruleset, "seats": 10, "seed": seed}
         setup = codec.decode("setup", obj, load)
         assert isinstance(setup, GameSetUp)
@@ -286,14 +287,7 @@ class LiveBot(Bot):
 
     def play(self, until_inputs: int = 3_000) -> list[str]:
         """Bot.play, live: until the game has ended."""
-        while self.game.phase != "ended" and self.sent < until_inputs:
-            phase = self.game.phase
-            if phase == "night":
-                self.night()
-            elif phase == "speeches":
-                self.speech()
-            elif phase == "voting":
-                self.vote()
-            if self.game.proposals and self.rng.random() < 0.5:
-                self.emit({"input": "dismiss", "index": 0}, 0.5)
-        return []
+        return super().play(until_inputs)
+
+    def taken(self) -> int:
+        return self.sent

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from bench.console_parts import console_env
 from companion.runner.journal import Journal
+from testkit.terminal import console_env
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from bench import crash, kill_parts
-from bench.crash_game import MARGIN, clearance, crash_game
+from testkit.crash_game import MARGIN, clearance, crash_game
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bench.ears_room import Spoken
 from bench.ears_seats import Heard, RoomTally
 from companion.ears.capture import BLOCK, RATE, Block
 from companion.ears.detect import Segment, segments
 from companion.ears.hearing import EarsSettings, Hearing
 from companion.ears.watch import LevelGate
+from testkit.room import Spoken
 
 needs_voices = pytest.mark.skipif(
     shutil.which("espeak-ng") is None, reason="espeak-ng missing (the simulated voices)"
@@ -68,7 +68,7 @@ def test_the_rule_s_cost_counts_utterances_no_claimed_segment_holds() -> None:
 
 @needs_voices
 def test_the_bench_gates_on_the_loudness_the_listening_process_tells() -> None:
-    from bench.ears_corpus import render
+    from testkit.corpus import render
 
     speech = render("Я мирный житель, голосую за третьего", "ru", 165)
     pause = np.zeros(RATE // 2, dtype=np.float32)
@@ -88,8 +88,8 @@ def test_the_bench_gates_on_the_loudness_the_listening_process_tells() -> None:
 @needs_voices
 def test_the_room_alone_is_at_the_levels_asked_for() -> None:
     pytest.importorskip("pyroomacoustics")
-    from bench.ears_corpus import SPEECH_RMS, _active_rms
-    from bench.ears_room import ROOM_LEVELS, make_table, room_passes
+    from testkit.corpus import SPEECH_RMS, active_rms
+    from testkit.room import ROOM_LEVELS, make_table, room_passes
 
     table = make_table(7, seats=10)
     passes = room_passes(table, 71, 0.1)
@@ -97,5 +97,5 @@ def test_the_room_alone_is_at_the_levels_asked_for() -> None:
     for level, sound in passes.items():
         assert sound.truth == ()
         assert sound.channels.shape == (6 * RATE, 10) and sound.array.shape == (6 * RATE, 6)
-        at_the_array = _active_rms(sound.array.mean(axis=1).astype(np.float64))
+        at_the_array = active_rms(sound.array.mean(axis=1).astype(np.float64))
         assert 20 * np.log10(at_the_array / SPEECH_RMS) == pytest.approx(level, abs=0.5)

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from bench import faults, kill_parts
-from bench.crash_game import crash_game
+from testkit.crash_game import crash_game
 
 #: seconds a start of the service may take to play the game (a loaded machine)
 LIMIT = 240.0

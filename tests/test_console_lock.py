@@ -16,8 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.console_parts import Terminal, console_env
 from companion.console.console_lock import ConsoleLock, console_lock_path
+from testkit.terminal import Terminal, console_env
 
 HOLDER = """
 import sys

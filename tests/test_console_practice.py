@@ -16,12 +16,12 @@ from typing import Any
 from console_driver import Host, config, console, hosting
 from textual.widgets import Static
 
-from bench.console_parts import Terminal, console_env
 from companion import cli
 from companion.console.app import ConsoleApp
 from companion.console.sports.screen import TableScreen
 from companion.console.table_host import PRACTICE_SPEED
 from companion.runner import journal
+from testkit.terminal import Terminal, console_env
 
 
 def records(folder: Path) -> list[dict[str, Any]]:

@@ -2,7 +2,7 @@
 command in a pseudo-terminal, on this machine with no GPIO and no sound card
 (no PulseAudio server is reachable and there is no card), the real clock and
 the table in a process of its own. The pseudo-terminal driver is the
-console bench's (``bench/console_parts.py``); it waits for what the screen
+console bench's (``testkit/terminal.py``); it waits for what the screen
 says and never measures time here. A day is played by keys, the console quits, starts again,
 offers the unfinished game, resumes it, and the game is where it was; no
 traceback appears at any point."""
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.console_parts import Terminal, console_env
 from companion.config.rulesets import load_ruleset
 from companion.core.sports.state import table as table_state
 from companion.runner.journal import read
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import parse_lines
+from testkit.terminal import Terminal, console_env
 
 
 def journal_game(folder: Path) -> tuple[str, int, tuple[int, ...], int]:

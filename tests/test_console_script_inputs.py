@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from bench.crash_game import crash_game
 from companion.config.rulesets import load_ruleset
 from companion.console.script_inputs import (
     ScriptFeeder,
@@ -24,6 +23,7 @@ from companion.core.events import Event, GameSetUp, HostAdvanced
 from companion.runner.journal import Journal
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptError, read_script
+from testkit.crash_game import crash_game
 
 
 def write(path: Path, lines: list[str]) -> Path:

@@ -1,5 +1,5 @@
 """``companion console --service``, the start-up the systemd unit runs
-(issue 12): the real command in a pseudo-terminal (bench/console_parts.py),
+(issue 12): the real command in a pseudo-terminal (testkit/terminal.py),
 with a ``NOTIFY_SOCKET`` of the test's as systemd's would be. An unfinished
 game goes on without a question; without one, the set-up screen; either way
 ``READY=1`` once the first screen is drawn. The scripted source under
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.console_parts import Terminal, console_env
-from bench.kill_parts import companion
 from companion import cli
+from testkit.command import companion
+from testkit.terminal import Terminal, console_env
 
 #: a tournament game stopped in its first day's speeches (no timer runs out
 #: in a test's seconds: a speech is 60 s)

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from test_console_service import GAME
 
-from bench.console_parts import Terminal, console_env
-from bench.kill_parts import companion
 from companion.runner.sd_notify import PING_EVERY_S
+from testkit.command import companion
+from testkit.terminal import Terminal, console_env
 
 #: what the console logs when the table's loop has not turned for TABLE_STALE_S
 HUNG = "systemd's watchdog is no longer fed"

@@ -1,6 +1,6 @@
 """``companion calibrate`` and ``companion listen --layout array|channels``
 as a host runs them, on recordings of the simulated club table
-(bench/ears_room.py: a reverberant room, babble and noise, 10 seats, heads
+(testkit/room.py: a reverberant room, babble and noise, 10 seats, heads
 that move between the calibration and the game). The recordings are made
 here from a fixed seed (about 15 s: nothing is downloaded or committed).
 
@@ -50,7 +50,7 @@ def needs_room(test: Callable[..., None]) -> Callable[..., None]:
 @pytest.fixture(scope="module")
 def table_wavs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     pytest.importorskip("pyroomacoustics")
-    from bench.ears_room import calibration_pass, game_pass, make_table, save_wav
+    from testkit.room import calibration_pass, game_pass, make_table, save_wav
 
     folder = tmp_path_factory.mktemp("table")
     table = make_table(SEED, seats=10)

@@ -1,4 +1,4 @@
-"""bench/ears_corpus.py makes what it says: truth inside the clip, speech
+"""testkit/corpus.py makes what it says: truth inside the clip, speech
 louder inside the truth than outside, no truth without a speaker, the same
 clip for the same seed. Real espeak-ng renders the speech."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bench.ears_corpus import RATE, Clip, _through_room, make_corpus, room_only, save
+from testkit.corpus import RATE, Clip, make_corpus, room_only, save, through_room
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng missing")
 
@@ -95,11 +95,11 @@ def test_save_writes_a_wav_and_its_truth(clip: Clip, tmp_path: Path) -> None:
 
 
 def test_talk_from_the_other_tables_comes_through_a_room() -> None:
-    """A click through ``_through_room``: the direct sound, then a tail
+    """A click through ``through_room``: the direct sound, then a tail
     3-9 dB louder in all that decays by 60 dB over the room's RT60."""
     click = np.zeros(2 * RATE, dtype=np.float32)
     click[0] = 1.0
-    heard = _through_room(np.random.default_rng(7), click)
+    heard = through_room(np.random.default_rng(7), click)
     assert heard[0] == pytest.approx(1.0)
     tail = heard[1:].astype(np.float64)
     ratio_db = 10 * np.log10(np.sum(np.square(tail)))

@@ -1,5 +1,5 @@
 """The voice-activity detectors on real audio: Russian speech rendered by
-espeak-ng, mixed with generated room sound (bench/ears_corpus.py), through
+espeak-ng, mixed with generated room sound (testkit/corpus.py), through
 webrtcvad and Silero's ONNX model as shipped. One utterance gives one
 segment; loud white noise is speech to webrtcvad alone."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.ears_corpus import make_corpus, room_only
 from companion.ears.detect import RoomFloor, Segmenter, chunks, judge, segments
+from testkit.corpus import make_corpus, room_only
 
 
 @pytest.fixture(scope="module")

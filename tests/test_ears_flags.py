@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bench.ears_corpus import render
 from companion.core.sports.state import current_turn
 from companion.core.sports.state import table as table_state
 from companion.core.state import Game
 from companion.ears.detect import Segment
 from companion.ears.flags import OVERRUN_GRACE_S, flags_for
+from testkit.corpus import render
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 from helpers import TOURNAMENT_ROLES
 
-from bench.ears_corpus import render
 from companion.config.rulesets import load_ruleset
 from companion.config.values import MicrophoneConfig
 from companion.core.events import GameSetUp, SpeechFlagged
@@ -33,6 +32,7 @@ from companion.ears.watch import FlagWatcher, LevelGate
 from companion.ears.words import WordHit
 from companion.live.assembly import LiveTable, Outputs, TableSpec
 from companion.voice.settings import VoiceSettings
+from testkit.corpus import render
 
 LEVEL = 0.1  # the utterance's peak level in the fixtures
 
@@ -595,7 +595,7 @@ def test_the_listening_process_opens_nothing_for_a_club_room_at_the_players_leve
     """The live path: the room's mix (the other tables' talk, chairs,
     knocks, hum) as loud as a player sends no utterance once the ears have
     heard the room a while; a player speaking over it does."""
-    from bench.ears_corpus import make_corpus, room_only
+    from testkit.corpus import make_corpus, room_only
 
     room = room_only(seed=31, minutes=0.6, noise="room", level_db=0.0)
     opened = [at for at, m in _hear(room.samples) if m[0] == "open" and at >= 10.0]

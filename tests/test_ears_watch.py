@@ -29,7 +29,6 @@ import numpy as np
 import pytest
 from doctor_fakes import table
 
-from bench.ears_corpus import render
 from companion.core.events import SpeechFlagged
 from companion.core.state import Game
 from companion.ears.capture import RATE
@@ -39,6 +38,7 @@ from companion.ears.link import EarsLink
 from companion.ears.restarts import WAITS_S, RestartPolicy, ending
 from companion.ops.doctor.listening import ListeningProbes, check_listening
 from companion.ops.service_status import status_lines
+from testkit.corpus import render
 
 PATIENCE_S = 60.0
 WHEN = datetime(2026, 12, 1, 21, 3, 4)
@@ -352,8 +352,8 @@ def test_the_service_s_console_tells_the_host_and_systemd(
     is what ``companion service status`` prints."""
     import subprocess
 
-    from bench.console_parts import Terminal, console_env
-    from bench.kill_parts import companion
+    from testkit.command import companion
+    from testkit.terminal import Terminal, console_env
 
     sock, address = notify
     script = tmp_path / "game.jsonl"

@@ -22,7 +22,6 @@ import numpy as np
 import pytest
 from helpers import TOURNAMENT_ROLES
 
-from bench.ears_corpus import render
 from companion.config.rulesets import load_ruleset
 from companion.core.events import GameSetUp
 from companion.core.sports.state import current_turn, table_or_blank
@@ -35,6 +34,7 @@ from companion.live.assembly import LiveTable, TableSpec
 from companion.runner.clock import FakeClock
 from companion.voice.settings import VoiceSettings
 from companion.voice.speaker import CaptionSpeaker
+from testkit.corpus import render
 
 RULES = load_ruleset("tournament")
 BLOCK = 480

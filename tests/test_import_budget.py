@@ -21,7 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.console_start import hermetic_env, unfinished_game
+from testkit.command import unfinished_game
+from testkit.terminal import hermetic_env
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -24,6 +24,7 @@ from helpers import ROOT, TOURNAMENT_ROLES
 from journal_files import write_crash_state
 
 from companion import cli
+from companion.commands import play
 from companion.config.rulesets import load_ruleset
 from companion.core.effects import Effect
 from companion.protocol import report
@@ -217,7 +218,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     script, path = folder / "game.jsonl", folder / "journal.jsonl"
     script.write_text(GAME, encoding="utf-8")
     assert cli.main(["replay", str(script), "--journal", str(path)]) == 0
-    table = cli._replay(script, None)
+    table = play.replay(script, None)
     assert table.game is not None
     return {"json": report.summary(table.game, table.ignored), "journal": path.read_bytes()}
 

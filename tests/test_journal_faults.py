@@ -398,7 +398,7 @@ def tiny_tmpfs(folder: Path, size: str) -> bool:
 def test_a_really_full_disk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """On a tmpfs of 12 KiB: the replay stops at the input that did not fit,
     naming the file; the journal resumes cleanly to the same state."""
-    from bench.engine import long_game
+    from testkit.bots import long_game
 
     disk = tmp_path / "disk"
     if not tiny_tmpfs(disk, "12k"):

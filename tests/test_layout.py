@@ -136,14 +136,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("companion.cli",),
 ]
 #: Imports that go up, each with why it is still there and where it goes.
-UPWARD: dict[tuple[str, str], str] = {
-    (
-        "companion.live.table_process",
-        "companion.console.refusals.lines",
-    ): "the table's process words a table that cannot be built as the console "
-    "words its refusals (deferred import); the refusal words go below live "
-    "when each procedure brings its own words (issue 25, part 3)",
-}
+UPWARD: dict[tuple[str, str], str] = {}
 
 
 def layer_of(module: str) -> tuple[int, str]:

@@ -21,8 +21,9 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
-def decode_png(data: bytes) -> np.ndarray:
-    """8-bit RGB or RGBA, not interlaced (what Chromium writes) -> H x W x C."""
+def decode_png(data: bytes, alpha: bool = False) -> np.ndarray:
+    """8-bit RGB or RGBA, not interlaced (what Chromium writes) -> H x W x C
+    (C = 3; 4 with `alpha` for an RGBA picture)."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat, header = 8, b"", b""
     while pos < len(data):
@@ -65,7 +66,7 @@ def decode_png(data: bytes) -> np.ndarray:
                 line[x] = (line[x] + guess) & 255
         out[y] = line
         above = line
-    return out.reshape(height, width, bpp)[:, :, :3]
+    return out.reshape(height, width, bpp)[:, :, : 4 if alpha else 3]
 
 
 @needs_chromium

@@ -45,7 +45,7 @@ CALLS = {"require": 1, "IllegalInput": 0, "BadEvent": 0}
 #: messages the core builds at run time: (file, the argument) -> the
 #: function whose returned sentences they are
 DYNAMIC = {("forum/procedure.py", "why or ''"): ("forum/outcome.py", "may_declare")}
-#: the date-time notation the console asks for (forum_words.py): a «T» that is no word
+#: the date-time notation the console asks for (console/forum/words.py): a «T» that is no word
 NOTATION = "ГГГГ-ММ-ДДTЧЧ:ММ:СС"
 LATIN = re.compile(r"[A-Za-z]+")
 CLUB_ROLES = [
@@ -124,7 +124,7 @@ def test_every_refusal_of_the_core_is_worded() -> None:
         f"{where}: {template!r}" for template, where in found.items() if template not in WORDED
     ]
     assert not missing, (
-        "no words in console/refusals/core_words.py or refusal_inputs.py for:\n"
+        "no words in console/refusals/core_words.py or refusals/inputs.py for:\n"
         + "\n".join(missing)
     )
     gone = [template for template in WORDED if template not in found]
@@ -215,7 +215,7 @@ def test_every_input_has_the_hosts_word_for_it() -> None:
         assert ru and not LATIN.findall(ru), (name, ru)
         assert en and "_" not in en, (name, en)
     assert input_word("nominate", "ru") == "Выставить"  # the console's key (words.py)
-    assert input_word("vote", "ru") == "Голос"  # the forum screen's (forum_words.py)
+    assert input_word("vote", "ru") == "Голос"  # the forum screen's (console/forum/words.py)
 
 
 def test_an_unknown_message_is_a_russian_line_and_logged(caplog: pytest.LogCaptureFixture) -> None:

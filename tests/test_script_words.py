@@ -42,13 +42,13 @@ PACKAGE = ROOT / "companion"
 SOURCES: dict[str, dict[str, int]] = {
     "runner/codec.py": {"BadEvent": 0},
     "runner/script.py": {"BadEvent": 0, "fail": 0, "ScriptError": 3},
-    "cli.py": {"ScriptError": 3},
+    "commands/play.py": {"ScriptError": 3},
     "console/script_inputs.py": {"ScriptError": 3},
     "config/rulesets.py": {"DataFileError": 3},
     "runner/journal.py": {"JournalError": 0, "JournalWriteError": 0},
     "runner/journal_check.py": {"JournalError": 0, "JournalDamaged": 2, "append": 0},
     "runner/journal_lock.py": {"JournalError": 0, "JournalLocked": 0},
-    "live/table_process.py": {"ValueError": 0},
+    "live/table_serve.py": {"ValueError": 0},
 }
 #: messages passed on, not made: (file, the argument) -> the function whose
 #: returned (first) values they are, or None: another module's, walked there
@@ -102,7 +102,7 @@ def reader_templates() -> dict[str, tuple[str, str]]:
             argument = node.args[calls[call]]
             where = f"{name}:{node.lineno}"
             kind = "damage" if call == "JournalDamaged" else "journal"
-            kind = "script" if name in ("runner/codec.py", "runner/script.py", "cli.py",
+            kind = "script" if name in ("runner/codec.py", "runner/script.py", "commands/play.py",
                                         "console/script_inputs.py", "config/rulesets.py") else kind  # fmt: skip
             template = _template(argument)
             if template is None and isinstance(argument, ast.Name):

@@ -20,7 +20,9 @@ import pytest
 
 from companion.config.rulesets import load_ruleset
 from companion.live.assembly import TableSpec
-from companion.live.table_process import TableOrder, TableWorker, _send_news
+from companion.live.table_messages import TableOrder
+from companion.live.table_process import TableWorker
+from companion.live.table_serve import send_news
 from companion.runner.clock import FakeClock
 from companion.runner.loop import LiveLoop
 from companion.runner.sd_notify import (
@@ -231,7 +233,7 @@ def test_the_sender_passes_the_loops_own_stamp_up_the_pipe() -> None:
     reader, writer = Pipe(duplex=False)
     outbox: queue.SimpleQueue[tuple[str, object] | None] = queue.SimpleQueue()
     outbox.put(("refused", ("the first news", None)))
-    sender = threading.Thread(target=_send_news, args=(writer, outbox, lambda: 1234.5), daemon=True)
+    sender = threading.Thread(target=send_news, args=(writer, outbox, lambda: 1234.5), daemon=True)
     sender.start()
     try:
         assert reader.poll(PATIENCE_S)

@@ -25,7 +25,8 @@ from companion.config.values import Config, PathsConfig, SeatsConfig
 from companion.console.sports.screen import SeatCard, TableScreen
 from companion.console.words import Words
 from companion.core.sports.state import current_turn
-from companion.live.assembly import TableSpec, _open_seats
+from companion.live.assembly import TableSpec
+from companion.live.table_spec import open_seats
 from companion.runner.clock import GameClock
 from companion.seats import selftest_command
 from companion.seats.pinmap import HARDWARE, load_pinmap
@@ -201,7 +202,7 @@ def test_the_table_leaves_a_silent_seats_button_unopened(default_factory: None) 
     """What the console's table builds from its spec (``TableSpec.silent_seats``)."""
     factory = Device.pin_factory = MockFactory(pin_class=MockPWMPin)
     spec = TableSpec(seats="gpio", silent_seats=frozenset({4}))
-    seats: Any = _open_seats(spec, 10, GameClock())
+    seats: Any = open_seats(spec, 10, GameClock())
     events: list[ButtonEvent] = []
     seats.start(events.append)
     pinmap = load_pinmap("default")

@@ -4,7 +4,7 @@ check answers, proposals) go to two streams, and over many random games
 the table's stream never carries a role or a check answer.
 
 The games are whole club and tournament games played by the bench's bot
-(bench/engine.py) through the same effects sink as a live table
+(testkit/bots.py) through the same effects sink as a live table
 (``LiveTable``, on a fake clock): the real phrase catalogue and caption speaker on
 one stream, the host log on the other."""
 
@@ -14,7 +14,6 @@ import io
 
 import pytest
 
-from bench.engine import Bot, parsed
 from companion.core.effects import Effect, Say, TellHost
 from companion.core.events import GameSetUp
 from companion.live.assembly import LiveTable, Outputs, TableSpec, Update
@@ -23,6 +22,7 @@ from companion.runner.clock import FakeClock
 from companion.voice.catalogue_load import load_catalogue
 from companion.voice.phrases import Catalogue
 from companion.voice.settings import VoiceSettings
+from testkit.bots import Bot, parsed
 
 GAMES = 16
 

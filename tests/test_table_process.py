@@ -14,13 +14,21 @@ import pytest
 from helpers import TOURNAMENT_ROLES
 
 from companion.config.rulesets import load_ruleset
+from companion.console.refusals.lines import error_line
 from companion.core.events import GameSetUp, HostAdvanced
 from companion.core.sports.state import table as table_state
 from companion.core.state import Game, Record
 from companion.live.assembly import TableSpec, Update
-from companion.live.table_process import TableFailed, TableOrder, TableProcess, TableWorker
+from companion.live.table_messages import TableFailed, TableOrder
+from companion.live.table_process import TableProcess, TableWorker
+from companion.live.table_serve import failure
 from companion.live.table_wire import StateReceiver, StateSender
 from companion.runner.journal import read
+from companion.runner.journal_check import JournalDamaged
+from companion.runner.resume import resume_journal
+from companion.runner.script import ScriptError
+from companion.textfiles.regular_file import FileRefused
+from companion.textfiles.toml_table import DataFileError
 from companion.voice.settings import VoiceSettings
 
 ROLES_10 = tuple(TOURNAMENT_ROLES)
@@ -150,6 +158,46 @@ def test_a_table_that_cannot_be_built_says_why_in_one_line(tmp_path: Path) -> No
     with pytest.raises(TableFailed) as failure:
         build(TableOrder(SPEC, None, 0, resume=missing), Heard())
     assert str(missing) in str(failure.value) and "\n" not in str(failure.value)
+
+
+def test_a_table_that_cannot_be_built_is_worded_as_the_console_words_its_error(
+    tmp_path: Path,
+) -> None:
+    """The table's process words nothing: the error it met crosses the pipe
+    and the console words it as it words that error anywhere."""
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text("not a journal line\n", encoding="utf-8")
+    with pytest.raises(JournalDamaged) as direct:
+        resume_journal(damaged, load_ruleset)
+    with pytest.raises(TableFailed) as failure_seen:
+        build(TableOrder(SPEC, None, 0, resume=damaged), Heard())
+    said = error_line(failure_seen.value, "ru")
+    assert said == error_line(direct.value, "ru") != str(direct.value)
+    assert "продолжать игру по нему нельзя" in said
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        ScriptError("game.jsonl", 3, '{"input": "x"}', "unknown input 'x'"),
+        JournalDamaged("game.jsonl", 2, "checksum does not match"),
+        DataFileError("pins.toml", "seats.1", 4, "must be a pin number"),
+        FileRefused("/dev/zero", "device"),
+        FileNotFoundError(2, "No such file or directory", "/nowhere"),
+    ],
+)
+def test_the_errors_a_table_meets_cross_the_pipe_whole(error: BaseException) -> None:
+    line, reason = failure(error)
+    assert line == str(error) and reason is not None
+    assert type(reason) is type(error) and error_line(reason, "ru") == error_line(error, "ru")
+
+
+def test_an_error_that_cannot_cross_the_pipe_goes_as_its_line() -> None:
+    class Odd(RuntimeError):
+        def __init__(self, a: int, b: int) -> None:
+            super().__init__(f"odd {a} and {b}\nsecond line")
+
+    assert failure(Odd(1, 2)) == ("odd 1 and 2 second line", None)
 
 
 def test_the_wire_keeps_the_records_through_an_undo() -> None:

@@ -28,7 +28,6 @@ from typing import Any
 
 import pytest
 
-from bench.engine import Bot, parsed
 from companion.config.rulesets import available_rulesets, load_ruleset
 from companion.core import vocabulary
 from companion.core.effects import Effect, Say, TellHost
@@ -53,6 +52,7 @@ from companion.runner.replay import ScriptReplay
 from companion.runner.script import ScriptLine, parse_lines, read_script
 from companion.runner.session import GameSession
 from companion.voice.phrases import KNOWN_RULESET_CUES
+from testkit.bots import Bot, parsed
 from tests import forum_scripts
 from tests.helpers import EXAMPLES, TOURNAMENT_ROLES
 

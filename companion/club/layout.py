@@ -58,7 +58,7 @@ class Layout:
     data: Path  # the club's data folder
 
     def target(self, entry: Entry) -> Path:
-        """Where ``entry`` (a checked name: club_manifest.name_problem) goes."""
+        """Where ``entry`` (a checked name: manifest.name_problem) goes."""
         role = entry.role
         if role in DATA_FILES:
             return self.data / DATA_FILES[role]

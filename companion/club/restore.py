@@ -1,8 +1,8 @@
 """Putting a backup back: ``companion restore SRC`` (docs/club-data.md).
 
 Every check is made before the first file is touched: the manifest's every
-field (club_manifest), every file of the backup against it (club_data),
-where each file goes (club_layout: a fixed layout on this machine, never a
+field (manifest.py), every file of the backup against it (data.py),
+where each file goes (layout.py: a fixed layout on this machine, never a
 place the backup names), that no two files go to one place, that the
 backup's config does not move the club's data. Then each file is one of:
 

@@ -1,7 +1,7 @@
 """The help of every command and option in Russian, keyed by its English
 as the module that builds the parser writes it (commands/parser.py, commands/offline.py,
 club/commands.py, ops/doctor/command.py, ears/models.py, seats/selftest_command.py,
-ops/service.py): the parsers keep their English, ``cli_words.in_words``
+ops/service.py): the parsers keep their English, ``words.in_words``
 puts these in their place on a Russian command line. A help whose English
 is not here stays English, and tests/test_cli_words.py fails on it, so a
 new option is worded before it ships.

@@ -91,8 +91,11 @@ def listen_parser(
                         help="with --layout array: companion calibrate's file (default: the club's)")  # fmt: skip
     listen.add_argument("--journal", help="the game's journal: flags from its phases")
     # the live table's default (detect.DEFAULT_DETECTOR, not imported: it brings numpy)
-    listen.add_argument("--detector", choices=("webrtc", "silero", "both"), default="silero",
-                        help="the voice-activity detector (silero, as at the live table)")  # fmt: skip
+    # ears.detect's DETECTORS and DEFAULT_DETECTOR, spelt out: the parser
+    # is built without numpy (tests/test_ears_detect.py holds them equal)
+    listen.add_argument("--detector", choices=("webrtc", "silero", "both", "silero-whisper"),
+                        default="silero-whisper",
+                        help="the voice-activity detector (silero-whisper, as at the live table)")  # fmt: skip
     listen.add_argument("--above-room", type=float, metavar="DB", default=11.0,
                         help="how far a voice must stand above the room's floor (11; [microphone] above_room_db)")  # fmt: skip
     listen.add_argument(

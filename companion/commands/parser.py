@@ -3,7 +3,7 @@ rulesets|say|voices|selftest|config|protocol|verify-deal|listen|calibrate|
 models|doctor|backup|restore|update|players] ...`` (cli.py runs them).
 
 Each command's help is written in English where its parser is built (the
-other modules' commands in their modules); ``cli_words`` gives the whole
+other modules' commands in their modules); ``words`` gives the whole
 parser the user's language (``--lang``, else the config's, else Russian).
 """
 
@@ -36,7 +36,7 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         rest = given
     if not rest:
         return args
-    # The whole parser speaks the user's language (cli_words): its help,
+    # The whole parser speaks the user's language (commands/words.py): its help,
     # argparse's own words and its errors.
     from .words import argparse_words, config_lang, in_words, lang_given
 
@@ -51,7 +51,7 @@ def parser(console_only: bool = False) -> argparse.ArgumentParser:
     """The whole command line, or (``console_only``) the console's alone,
     with no help of its own, raising ``ArgumentError`` and leaving what it
     does not know (``--help`` too) to the whole one (``arguments``). Its
-    words are English: ``cli_words.in_words`` puts the user's in place."""
+    words are English: ``words.in_words`` puts the user's in place."""
     top = argparse.ArgumentParser(
         prog="companion", add_help=not console_only, exit_on_error=not console_only
     )

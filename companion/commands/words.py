@@ -6,7 +6,7 @@ club's config's ``lang``, else Russian. argparse's words ("usage:",
 through gettext (``argparse._``, ``argparse.ngettext``): ``argparse_words``
 answers them in Russian while a parser is built and used. The help of the
 commands and options is written in English where each parser is built;
-``in_words`` puts the Russian of ``cli_help`` in its place. The command
+``in_words`` puts the Russian of ``help.py`` in its place. The command
 line's own errors and lines are ``line(key, lang, ...)``. Command names,
 option names, choices and file names are names and stay as they are.
 """
@@ -113,6 +113,18 @@ def line(key: str, lang: str, **fields: Any) -> str:
     """A line of ``LINES`` in ``lang`` (English for any other)."""
     ru, en = LINES[key]
     return (ru if lang == "ru" else en).format(**fields)
+
+
+class CliError(Exception):
+    """A one-line message for the user, ``LINES[key]`` in the user's
+    language (``str()``: English); the command line exits with status 2."""
+
+    def __init__(self, key: str, **fields: Any) -> None:
+        super().__init__(line(key, "en", **fields))
+        self.key, self.fields = key, fields
+
+    def said(self, lang: str) -> str:
+        return line(self.key, lang, **self.fields)
 
 
 def lang_given(argv: Sequence[str]) -> str | None:

@@ -59,7 +59,7 @@ LANGS: tuple[Lang, ...] = ("ru", "en")
 MODES: tuple[SeatsMode, ...] = ("auto", "gpio", "simulated")
 LATENCIES = ("normal", "low")
 MIC_LAYOUTS = ("single", "channels", "array")
-DETECTORS = ("webrtc", "silero", "both")
+DETECTORS = ("webrtc", "silero", "both", "silero-whisper")  # ears.detect's (the config sits below)
 MAX_CHANNELS = 32
 #: espeak-ng's range, as ``voice.tts.TtsVoice`` checks it.
 MIN_RATE, MAX_RATE = 80, 450
@@ -146,7 +146,7 @@ class _Reader:
                 device=self._device(mic),
                 layout=mic.choice("layout", MIC_LAYOUTS, "single"),
                 channels=mic.int_("channels", 1, minimum=1, maximum=MAX_CHANNELS),
-                detector=mic.choice("detector", DETECTORS, "silero"),
+                detector=mic.choice("detector", DETECTORS, "silero-whisper"),
                 calibration=self._path(mic, "calibration"),
                 words_model=self._text(mic, "words_model", MAX_PATH_CHARS),
                 words_threshold=mic.float_("words_threshold", 0.8, minimum=0.0, maximum=1.0),

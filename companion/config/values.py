@@ -4,7 +4,7 @@ The file is ``config.toml`` in the platform's config folder (on Linux
 ``~/.config/companion/config.toml``, or under ``$XDG_CONFIG_HOME``); the
 environment variable ``COMPANION_CONFIG`` names another file (tests and the
 service use it). A missing file means all defaults. Reading it
-(``config_load.load_config``) refuses unknown keys,
+(``load.load_config``) refuses unknown keys,
 wrong types and values out of range, each in one line naming the file, the
 line and the key. docs/config.md lists every key.
 
@@ -86,7 +86,7 @@ class MicrophoneConfig:
     device: str | None = None  # a PortAudio index or part of its name; None: the default
     layout: str = "single"  # single | channels | array
     channels: int = 1  # the card's input channels (channels: one per seat; array: its mics)
-    detector: str = "silero"  # webrtc | silero | both
+    detector: str = "silero-whisper"  # webrtc | silero | both | silero-whisper (ears.detect)
     calibration: Path | None = None  # the array's seat calibration (companion calibrate)
     words_model: str | None = None  # a vosk model for forbidden words (companion models fetch)
     words_threshold: float = 0.8  # the recogniser's confidence a forbidden word needs

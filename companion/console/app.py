@@ -14,7 +14,6 @@ process of their own), whose threads only post messages here.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import logging
 from collections.abc import Callable
@@ -37,11 +36,12 @@ from ..runner.resume import Unfinished, unfinished_game
 from ..runner.script import ScriptError, ScriptLine
 from ..runner.sd_notify import ServiceWatchdog
 from ..runner.sd_notify import notify as sd_notify
+from . import procedures
 from .busy_screen import BusyScreen
 from .dialogs import AskYesNo
-from .forum.setup import first_game_day
-from .history import Past, began, journal_past, where
+from .history import Past, began, journal_past
 from .players_count import PlayersCount
+from .procedure_parts import ScreenArgs
 from .script_inputs import LAG_S, ScriptInputs, journal_records, line_number, played_in
 from .setup_screen import SetupScreen
 from .table_host import (
@@ -177,7 +177,9 @@ class ConsoleApp(TableNews):
 
     def _ask_to_resume(self, found: Unfinished) -> None:
         question = self.words(
-            "resume_question", began=began(found.path), phase=where(found.game, self.words)
+            "resume_question",
+            began=began(found.path),
+            phase=procedures.of(found.game.rules).where(found.game, self.words),
         )
 
         def answered(resume: bool | None) -> None:
@@ -236,7 +238,7 @@ class ConsoleApp(TableNews):
             seats=self.config.table.seats,
             roster=roster,
             seed=self._seed,
-            today=first_game_day(self._now()),
+            now=self._now(),
             last=load_last_setup(last_path),
             keep=keep,
         )
@@ -274,10 +276,9 @@ class ConsoleApp(TableNews):
         except Exception as error:  # TableFailed, a pin map, a device: said, not raised
             self._failed(error)
             return False
-        sports = setup.ruleset.forum is None
-        if simulated_votes and sports and table.simulated_seats is not None:
-            setup = dataclasses.replace(setup, host_closes_votes=True)
-        self._show_table(setup.seats, intro, setup.ruleset)
+        if simulated_votes and table.simulated_seats is not None:
+            setup = procedures.of(setup.ruleset).on_simulated_seats(setup)
+        self._show_table(setup.seats, setup.ruleset, intro)
         table.submit(setup, at=at, line=line, ruleset=ruleset)
         self.players.new_game()
         return True
@@ -319,21 +320,16 @@ class ConsoleApp(TableNews):
     def _show_table(
         self,
         seats: int,
+        rules: Ruleset,
         intro: list[str] | None = None,
-        rules: Ruleset | None = None,
         past: Past | None = None,
     ) -> None:
-        """The table's screen; ``past``: a resumed game's journal, for its log."""
-        from .forum.screen import ForumScreen
-        from .sports.screen import TableScreen
-
+        """The table's screen, the one ``rules``' procedure registers
+        (console/procedures.py); ``past``: a resumed game's journal, for its log."""
         table = self.table
         assert table is not None
-        if rules is not None and rules.procedure == "forum":
-            screen = ForumScreen(table, self.words, self.parts_line(), intro or [], self._now, past)
-            self._only(screen)
-            return
-        self._only(TableScreen(table, self.words, self.parts_line(), intro or [], seats, past))
+        args = ScreenArgs(table, self.words, self.parts_line(), intro or [], seats, self._now, past)
+        self._only(procedures.of(rules).screen(args))
 
     def parts_line(self) -> str:
         """Which parts of the table are real and which simulated."""
@@ -426,8 +422,9 @@ def _import_game_screens() -> None:
     """The game's screens, imported once the first screen is drawn (not
     before it: it does not wait for them; not at F5: the table shows at once)."""
     from . import protocol_screen  # noqa: F401
-    from .forum import screen as forum_screen  # noqa: F401
-    from .sports import screen as table_screen  # noqa: F401
+
+    for procedure in procedures.PROCEDURES.values():
+        procedure.preload()
 
 
 def _forget_gone_widgets() -> None:

@@ -15,14 +15,10 @@ from pathlib import Path
 from ..config.rulesets import load_ruleset
 from ..core.effects import Effect
 from ..core.state import Game
-from ..core.views import phase_name
 from ..protocol import deal as fair
 from ..runner.journal import read
 from ..runner.replay import ScriptReplay
 from ..runner.script import parse_lines
-from .forum.words import ForumWords
-from .sports.seat_view import phase_line
-from .words import Words
 
 log = logging.getLogger(__name__)
 
@@ -83,10 +79,3 @@ def began(path: Path) -> str:
     except ValueError:
         return path.stem
     return f"{start:%d.%m.%Y %H:%M}"
-
-
-def where(game: Game, words: Words) -> str:
-    """Where an unfinished game stands, in the host's words."""
-    if game.rules.forum is not None:
-        return ForumWords(words)(f"phase.{phase_name(game)}", day=game.day)
-    return phase_line(game, words)

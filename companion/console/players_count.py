@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..club.roster import Warn, forget, remember
 from ..core.state import Game
+from . import procedures
 from .setup_ask import is_filled_in
 
 
@@ -26,9 +27,7 @@ def past_first_night(game: Game) -> bool:
     """The game has played its first night (the forum game: its first day's
     results). A game that ended by its rules had; one the host stopped
     says nothing here (the state before the stop tells)."""
-    if game.rules.forum is not None:
-        return game.day >= 2 or (game.day == 1 and game.phase == "night")
-    return game.day >= 1
+    return procedures.of(game.rules).past_first_night(game)
 
 
 def players_of(game: Game) -> list[str]:

@@ -16,7 +16,6 @@ from textual.widgets import Button, Label
 
 from ..core.events import GameSetUp
 from .dialogs import AskYesNo
-from .forum.words import ForumWords
 from .words import EN, RU, Words
 
 #: Past this many characters the names are counted, not listed (the
@@ -44,19 +43,15 @@ def seat_ranges(seats: Sequence[int]) -> str:
     return ", ".join(parts)
 
 
-def start_question(words: Words, setup: GameSetUp) -> str:
-    """The lines of the question: what starts, then the names."""
+def start_question(words: Words, setup: GameSetUp, own: Sequence[str] = ()) -> str:
+    """The lines of the question: what starts (``own``: the procedure's
+    lines, console/procedure_parts.py ``SetupPart.question``), then the names."""
     w = words
     rules = setup.ruleset
     deal = w("ask_start_deal_cards" if setup.roles is not None else "ask_start_deal_companion")
     ruleset = rules.title if w.lang == "ru" and rules.title else rules.name
     lines = [w("ask_start"), w("ask_start_what", ruleset=ruleset, seats=setup.seats, deal=deal)]
-    if rules.forum is not None:
-        forum = ForumWords(w)
-        options = ", ".join(forum(f"option.{o}") for o in setup.options)
-        lines.append(
-            w("ask_start_forum", date=setup.start, options=options or w("ask_start_no_options"))
-        )
+    lines += own
     named = [(n, name) for n, name in enumerate(setup.names, 1) if name]
     listed = ", ".join(f"{n} {name}" for n, name in named)
     if named and len(listed) <= NAMES_SHOWN_CHARS:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date
+from datetime import datetime
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -31,12 +31,13 @@ from ..club.roster import clean_name
 from ..core.events import GameSetUp
 from ..core.rules import Ruleset
 from ..protocol import deal as fair
-from .forum.setup import ForumFields, first_dealt, forum_deal, is_forum
-from .forum.words import ForumWords
+from . import procedures
+from .procedure_parts import SetupPart
 from .setup_ask import AskToStart, start_question
 from .words import Words
 
-MAX_SEATS_SHOWN = 12  # the table screen seats 10 to 12 (the keys reach 12)
+#: the name rows made with the form (a procedure that seats more adds rows)
+MAX_SEATS_SHOWN = 12
 
 
 class DealChoice(RadioSet, inherit_bindings=False):
@@ -82,13 +83,14 @@ class SetupScreen(Screen[None]):
         seats: int,
         roster: Sequence[str] = (),
         seed: int | None = None,
-        today: date | None = None,
+        now: datetime | None = None,
         last: LastSetup | None = None,
         keep: Callable[[LastSetup], None] | None = None,
     ) -> None:
         """``on_start(setup, commitment)``: the game to set up, and the hash
-        shown for a companion deal (None: roles from the cards). ``today``:
-        the forum game's first day by default. ``last``: the last set-up,
+        shown for a companion deal (None: roles from the cards). ``now``:
+        the wall clock's time, for a procedure's own fields (the forum
+        game's first day). ``last``: the last set-up,
         offered instead of ``ruleset`` and ``seats`` when its ruleset is
         still listed; ``keep``: where a confirmed set-up goes for next time."""
         super().__init__()
@@ -106,12 +108,19 @@ class SetupScreen(Screen[None]):
         self.seats = seats
         self.roster = list(roster)
         self.seed = fair.fresh_seed() if seed is None else seed
-        self.today = today or date.today()
+        self.now = now or datetime.now()
+        #: each procedure's own fields, by its name (those it has)
+        self.own_fields: dict[str, Widget] = {}
         self._bindings.bind("f5", "start", words("start"))
 
     @property
     def rules(self) -> Ruleset:
         return self.load(self.ruleset_name)
+
+    @property
+    def part(self) -> SetupPart:
+        """The chosen ruleset's procedure's part of the form."""
+        return procedures.of(self.rules).setup
 
     def compose(self) -> ComposeResult:
         w = self.words
@@ -134,7 +143,11 @@ class SetupScreen(Screen[None]):
                 yield RadioButton(w("deal_companion"), value=not cards, id="deal-companion")
                 yield RadioButton(w("deal_cards"), value=cards, id="deal-cards")
             options = self.last.options if self.last is not None else ()
-            yield ForumFields(ForumWords(w), self.today, options)
+            for name, procedure in procedures.PROCEDURES.items():
+                fields = procedure.setup.fields(w, self.now, options)
+                if fields is not None:
+                    self.own_fields[name] = fields
+                    yield fields
             yield Static(w("commitment", hash=fair.commitment(self.seed)), id="commitment")
             yield Label(w("names"))
             suggester = SuggestFromList(self.roster, case_sensitive=False)
@@ -172,7 +185,7 @@ class SetupScreen(Screen[None]):
             return name
 
     def on_mount(self) -> None:
-        self._show_forum()
+        self._show_own_fields()
         self._show_rows()
         self.query_one("#name-1", Input).focus()
 
@@ -183,10 +196,6 @@ class SetupScreen(Screen[None]):
 
     def _cards(self) -> bool:
         return self.query_one("#deal-cards", RadioButton).value
-
-    def _max_seats(self, rules: Ruleset) -> int:
-        """The table screen seats 12 at most; the forum game's has a list."""
-        return rules.max_seats if is_forum(rules) else min(rules.max_seats, MAX_SEATS_SHOWN)
 
     def _show_rows(self) -> None:
         count = self._seat_count() or 0
@@ -199,8 +208,8 @@ class SetupScreen(Screen[None]):
             for n in range(1, rows + 1):
                 row = self.query_one(f"#row-{n}")
                 row.mount(Select(roles, id=f"role-{n}", classes="role", prompt="—"))
-        # A forum game's rows beyond the table's twelve, when asked for.
-        for n in range(rows + 1, min(count, self._max_seats(self.rules)) + 1):
+        # Rows beyond the first twelve, when the procedure seats more.
+        for n in range(rows + 1, min(count, self.part.max_seats(self.rules)) + 1):
             self._add_row(n, cards)
         for n in range(1, rows + 1):
             self.query_one(f"#row-{n}").display = n <= count
@@ -223,9 +232,11 @@ class SetupScreen(Screen[None]):
         row = Horizontal(*parts, classes="seat-row", id=f"row-{n}")
         self.query_one("#setup").mount(row, before="#start-box")
 
-    def _show_forum(self) -> None:
-        """The forum game's date and options, only for a forum ruleset."""
-        self.query_one(ForumFields).display = is_forum(self.rules)
+    def _show_own_fields(self) -> None:
+        """A procedure's own fields, only while one of its rulesets is chosen."""
+        chosen = self.rules.procedure
+        for name, fields in self.own_fields.items():
+            fields.display = name == chosen
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "seats":
@@ -257,11 +268,10 @@ class SetupScreen(Screen[None]):
             roles = self._role_options()
             for select in self.query(".role").results(Select):
                 select.set_options(roles)
-            self._show_forum()
-            rules, count = self.rules, self._seat_count()
-            dealt = first_dealt(rules)
-            if is_forum(rules) and dealt and (count is None or rules.deal_for(count) is None):
-                self.query_one("#seats", Input).value = str(dealt)  # the forum deals 20-25
+            self._show_own_fields()
+            offered = self.part.seats_for(self.rules, self._seat_count())
+            if offered:
+                self.query_one("#seats", Input).value = str(offered)
 
     # --- start -----------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -283,7 +293,7 @@ class SetupScreen(Screen[None]):
                 self.query_one(f"#name-{blanks[0]}", Input).focus()
 
         w = self.words
-        question = start_question(w, setup)
+        question = start_question(w, setup, self.part.question(w, setup))
         self.app.push_screen(AskToStart(question, w("ask_start_yes"), w("ask_start_no")), answered)
 
     def _start(self, setup: GameSetUp) -> None:
@@ -302,19 +312,17 @@ class SetupScreen(Screen[None]):
         """The setup the form describes, or None (said on screen) when it is
         not one the ruleset can play."""
         w = self.words
-        rules = self.rules
+        rules, part = self.rules, self.part
         count = self._seat_count()
-        high = self._max_seats(rules)
+        high = part.max_seats(rules)
         if count is None or not max(2, rules.min_seats) <= count <= high:
             self.notify(w("bad_seats", low=rules.min_seats, high=high), severity="error")
             return None
-        start, options = "", tuple[str, ...]()
-        if is_forum(rules):
-            fields = self.query_one(ForumFields)
-            start, options = fields.start() or "", fields.options()
-            if not start:
-                self.notify(ForumWords(w)("bad_date"), severity="error")
-                return None
+        read = part.read(self.own_fields.get(rules.procedure), w)
+        if isinstance(read, str):
+            self.notify(read, severity="error")
+            return None
+        start, options = read
         names = []
         for n in range(1, count + 1):
             try:
@@ -329,7 +337,7 @@ class SetupScreen(Screen[None]):
                     self.notify(w("bad_role", seat=n), severity="error")
                     return None
             roles = tuple(str(role) for role in chosen)
-        elif not forum_deal(rules, count, options):
+        elif not part.deals(rules, count, options):
             self.notify(w("no_deal", ruleset=rules.name, seats=count), severity="error")
             return None
         return GameSetUp(

@@ -255,7 +255,7 @@ class TableHost:
         )
         number = self.number + 1
         if self.own_process:
-            from ..live.table_process import TableOrder
+            from ..live.table_messages import TableOrder
 
             self._spawn_spare()
             worker, self._spare = self._spare, None

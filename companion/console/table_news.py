@@ -80,13 +80,12 @@ class TableNews(App[None]):
 
     # --- what the table posts ---------------------------------------------------------
     def on_table_updated(self, message: TableUpdated) -> None:
-        from .forum.screen import ForumScreen
-        from .sports.screen import TableScreen
+        from .game_screen import GameScreen
 
         if message.table != self.host.number:
             return
         screen = self.screen
-        if isinstance(screen, TableScreen | ForumScreen):
+        if isinstance(screen, GameScreen):
             screen.show_update(message.update)
             self._show_parts(screen)
         game = message.update.game
@@ -169,16 +168,14 @@ class TableNews(App[None]):
         health = (self.ears_health or EarsHealth()).after(what, line, self._now())
         self.ears_health = health
         sd_notify("STATUS=" + status_text(health))
-        from .forum.screen import ForumScreen
-        from .sports.screen import TableScreen
+        from .game_screen import GameScreen
 
-        if isinstance(self.screen, TableScreen | ForumScreen):
+        if isinstance(self.screen, GameScreen):
             self._show_parts(self.screen)
 
     def on_table_refused(self, message: TableRefused) -> None:
-        from .forum.screen import ForumScreen
+        from .game_screen import GameScreen
         from .refusals.wording import refusal_line
-        from .sports.screen import TableScreen
 
         if message.table != self.host.number:
             return
@@ -191,7 +188,7 @@ class TableNews(App[None]):
             reason = self.words("script_line_refused", line=message.line, reason=said)
             self.notify(self.words("script_stopped", reason=reason), severity="error", timeout=30)
         screen = self.screen
-        if isinstance(screen, TableScreen | ForumScreen):
+        if isinstance(screen, GameScreen):
             screen.show_refusal(said)
         else:
             self.notify(self.words("refused", reason=said), severity="warning")

@@ -10,7 +10,7 @@ listener and ``companion listen`` use either the same way.
 With a microphone per seat every voice reaches every microphone, its own
 seat's loudest: in a reverberant room a neighbour's cardioid gooseneck
 hears it only 6-8 dB lower, an omnidirectional one 2-4 dB lower
-(bench/ears_room.py). A 32 ms chunk counts for a channel (``speaking``)
+(testkit/room.py). A 32 ms chunk counts for a channel (``speaking``)
 where that channel is louder than both its neighbours round the table and
 at least ``ABOVE_ROOM_DB`` above the median channel (the room's level).
 Neighbours, not all others: two players talking at once at either end of
@@ -42,7 +42,16 @@ import numpy as np
 import numpy.typing as npt
 
 from .capture import RATE, Samples
-from .detect import CHUNK, LIFT_DB, Chunker, RoomFloor, Segment, Segmenter
+from .detect import (
+    CHUNK,
+    LIFT_DB,
+    Chunker,
+    ChunkJudge,
+    DetectorName,
+    Segment,
+    Voicing,
+    segmenter_for,
+)
 
 #: a channel speaks only this far above the room (the median channel's level)
 ABOVE_ROOM_DB = 3.0
@@ -200,12 +209,17 @@ class ChannelSegments:
     that closed it, so memory does not grow with the recording."""
 
     def __init__(
-        self, channels: int, judge: Judge, start_at: float = 0.0, lift_db: float = LIFT_DB
+        self,
+        channels: int,
+        judge: DetectorName | ChunkJudge,
+        start_at: float = 0.0,
+        lift_db: float = LIFT_DB,
     ) -> None:
         self.channels = channels
-        self._judge = judge
-        self._segmenters = [Segmenter(lift_db=lift_db) for _ in range(channels)]
-        self._floor = RoomFloor(channels)  # each seat's microphone has its own room
+        # Each seat's microphone has its own room's floor (and, with the
+        # whisper channel, its own whispers: loudest at their own seat).
+        self._voicing = Voicing(judge, channels)
+        self._segmenters = [segmenter_for(judge, lift_db) for _ in range(channels)]
         self._chunks = Chunker()
         self._start_at = start_at
         self._count = 0  # chunks judged: their time from a count, not a running sum
@@ -227,29 +241,33 @@ class ChannelSegments:
             return []
         power = chunk_power(whole)
         mask = speaking(power)
-        levels = 10.0 * np.log10(power)
         ended: list[Segment] = []
         for k in range(len(mask)):
-            lifts = levels[k] - self._floor.feed(levels[k])
             column = int(np.argmax(power[k]))
-            probability = self._judge(whole[k * CHUNK : (k + 1) * CHUNK, column])
+            heard, lifts = self._voicing.hear(whole[k * CHUNK : (k + 1) * CHUNK], column, power[k])
+            row = mask[k]
+            whispered = self._voicing.whispered
+            if whispered.any():
+                # A whisper is loud at its own seat in 1-5 kHz, not in the
+                # room's low rumble: which seat speaks is judged there.
+                row = row | (whispered & speaking(self._voicing.mid_power[None])[0])
             at = self._start_at + self._count * CHUNK / RATE
             self._spoke[(self._count + 1) % self._keep] = (
-                self._spoke[self._count % self._keep] + mask[k]
+                self._spoke[self._count % self._keep] + row
             )
             self._count += 1
             for channel, segmenter in enumerate(self._segmenters):
-                heard = probability if mask[k, channel] else 0.0
+                probability = float(heard[channel]) if row[channel] else 0.0
                 # A silent seat's segmenter, closed and with only silence in
                 # its window, would learn nothing from one more silent chunk.
-                if heard == 0.0 and segmenter.open_since is None:
+                if probability == 0.0 and segmenter.open_since is None:
                     if self._silent[channel] >= segmenter.window:
                         continue
                     self._silent[channel] += 1
                 else:
                     self._silent[channel] = 0
                 was_open = segmenter.open_since is not None
-                found = segmenter.feed(at, heard, float(lifts[channel]))
+                found = segmenter.feed(at, probability, float(lifts[channel]))
                 if not was_open and segmenter.open_since is not None:
                     first = self._chunk_of(segmenter.open_since)
                     self._since[channel] = (first, self._tally(first, channel))

@@ -47,18 +47,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .capture import RATE, Samples
+from .floor import RoomFloor
+from .whisper import Bands
 
 CHUNK = 512  # Silero's window at 16 kHz: 32 ms
-#: the room's floor: this percentile of the chunk levels heard in the last
-#: ``FLOOR_S`` (speech among them: a floor that a wrong start cannot freeze)
-FLOOR_S = 8.0
-FLOOR_PERCENTILE = 20.0
-#: chunks between two reckonings of the floor (it moves slowly)
-FLOOR_EVERY = 8
-#: quieter than any microphone's own hiss: a gap in the signal (a file's
-#: digital silence) counts as this loud, so that a floor never sinks to
-#: the -120 dB of zeros
-SILENT_DB = -90.0
 #: an utterance opens only where its voiced chunks' median level stands
 #: this far above the room's floor (chosen by bench/ears.py's figures,
 #: docs/listening.md)
@@ -70,10 +62,38 @@ LIFT_DB = 11.0
 KEEP_DB = 6.0
 WEBRTC_FRAME = 480  # webrtcvad takes 10, 20 or 30 ms: the chunk's first 30 ms
 
-DetectorName = Literal["webrtc", "silero", "both"]
-DETECTORS: tuple[DetectorName, ...] = ("webrtc", "silero", "both")
+DetectorName = Literal["webrtc", "silero", "both", "silero-whisper"]
+DETECTORS: tuple[DetectorName, ...] = ("webrtc", "silero", "both", "silero-whisper")
 #: chosen by bench/ears.py's figures (docs/listening.md, "The detector")
-DEFAULT_DETECTOR: DetectorName = "silero"
+DEFAULT_DETECTOR: DetectorName = "silero-whisper"
+#: the whisper channel's verdict, as a probability the segmenter compares
+WHISPER_PROBABILITY = 0.8
+#: a whispered chunk's loudness counts this much more (``hearing.Hearing``'s
+#: level, which the table's level gate compares with its speakers'): a
+#: whisper is a voice at the table 16 dB under its normal speech
+#: (bench/ears_corpus.py's levels), not talk from the next table
+WHISPER_LOUDNESS_DB = 16.0
+#: a loud short word: an utterance whose voiced chunks stand this far above
+#: the room (75th percentile) and that Silero is sure of (its chunks' mean
+#: probability at least ``SHORT_CONFIDENCE``: a chair's thud and scrape
+#: gets 0.6-0.67, a word said out loud 0.7-0.95) counts from ``SHORT_S``
+#: long, not ``Segmenter.min_s``
+SHORT_LIFT_DB = 15.0
+SHORT_CONFIDENCE = 0.75
+SHORT_S = 0.15
+#: ``KEEP_DB`` for lifts judged per band: a band's level swings more than
+#: the whole's, so talk from the next tables reaches 6 dB over a band's
+#: floor often enough to hold an utterance open for seconds
+BANDS_KEEP_DB = 8.0
+#: a loud chunk Silero half believes is speech (its state takes a few
+#: chunks to rise on a word said out of silence, or in a noisy room):
+#: probability at least ``LOUD_PROBABILITY``, the speech band
+#: ``LOUD_LIFT_DB`` above the room and no chatter in it (its mean step
+#: from one 8 ms quarter to the next at most ``LOUD_JITTER_DB``: a chair
+#: scraping, which Silero half believes too, chatters 4-10 dB)
+LOUD_PROBABILITY = 0.2
+LOUD_LIFT_DB = 12.0
+LOUD_JITTER_DB = 5.0
 
 
 class ChunkJudge(Protocol):
@@ -117,43 +137,85 @@ class BothJudge:
 
 def judge(name: DetectorName | ChunkJudge) -> ChunkJudge:
     """The detector named so (one given ready-made, a bench's that keeps
-    what it heard: itself)."""
+    what it heard: itself); ``silero-whisper``'s voiced part is Silero."""
     if not isinstance(name, str):
         return name
     if name == "webrtc":
         return WebRtcJudge()
-    if name == "silero":
+    if name in ("silero", "silero-whisper"):
         return SileroJudge()
     return BothJudge()
 
 
-class RoomFloor:
-    """The room's level under the speech: ``FLOOR_PERCENTILE`` of each
-    channel's chunk levels over the last ``FLOOR_S`` seconds. Fed every
-    chunk, speech or not."""
+class Voicing:
+    """A chunk of each channel in, each channel's (speech probability, lift
+    above the room) out: what every segmenter here is fed, live and in
+    ``companion listen`` alike. The detector hears one column (the
+    loudest: one Silero, not one a channel). ``whisper``: the whisper
+    channel and the floor per band (``whisper.Bands``) besides; without it,
+    the broadband floor as before issue 26."""
 
-    def __init__(self, channels: int = 1, seconds: float = FLOOR_S) -> None:
-        self._size = max(1, round(seconds * RATE / CHUNK))
-        self._levels = np.zeros((self._size, channels))
-        self._count = 0
-        self._floor = np.zeros(channels)
+    def __init__(
+        self, detector: DetectorName | ChunkJudge, channels: int = 1, whisper: bool | None = None
+    ) -> None:
+        self._judge = judge(detector)
+        self.whisper = detector == "silero-whisper" if whisper is None else whisper
+        self._floor = RoomFloor(channels)
+        self._bands = None
+        #: which channels the last chunk was whispered on (the whisper channel's)
+        self.whispered: npt.NDArray[np.bool_] = np.zeros(channels, dtype=bool)
+        #: and each channel's 1-5 kHz power in it
+        self.mid_power: npt.NDArray[np.float64] = np.zeros(channels)
+        if self.whisper:
+            self._bands = Bands(channels)
 
-    def feed(self, levels: npt.ArrayLike) -> npt.NDArray[np.float64]:
-        """One chunk's levels (dB, one per channel); the floor under them."""
-        self._levels[self._count % self._size] = np.maximum(levels, SILENT_DB)
-        self._count += 1
-        if self._count <= FLOOR_EVERY or self._count % FLOOR_EVERY == 0:
-            heard = self._levels[: min(self._count, self._size)]
-            # The k-th lowest, not np.percentile's interpolation: the same to
-            # a fraction of a dB, and here 8 µs against 290 µs.
-            k = int(len(heard) * FLOOR_PERCENTILE / 100)
-            self._floor = np.partition(heard, k, axis=0)[k]
-        return self._floor
+    def hear(
+        self, chunk: Samples, column: int = 0, power: npt.NDArray[np.float64] | None = None
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """``chunk``: (frames, channels) or mono; ``column``: the one the
+        detector hears; ``power``: each channel's mean square, if known."""
+        frames = chunk[:, None] if chunk.ndim == 1 else chunk
+        probability = self._judge(frames[:, column])
+        if power is None:
+            power = np.mean(np.square(frames, dtype=np.float64), axis=0) + 1e-12
+        lift = 10.0 * np.log10(power) - self._floor.feed(10.0 * np.log10(power))
+        heard = np.full(frames.shape[1], probability)
+        if self._bands is None:
+            return heard, lift
+        bands = self._bands.hear(frames)
+        loud = (
+            (heard >= LOUD_PROBABILITY)
+            & (bands.speech_lift >= LOUD_LIFT_DB)
+            & (bands.speech_jitter <= LOUD_JITTER_DB)
+        )
+        heard = np.where(loud, np.maximum(heard, 0.5), heard)
+        # Voiced speech against the floor where speech sounds; a whisper
+        # against its own band's.
+        lift = np.where(heard >= 0.5, bands.speech_lift, lift)
+        whispered = self.whispered = bands.whisper & (heard < 0.5)
+        self.mid_power = bands.mid_power
+        heard = np.where(whispered, WHISPER_PROBABILITY, heard)
+        lift = np.where(whispered, bands.mid_lift, lift)
+        return heard, lift
 
-    def lift(self, level: float) -> float:
-        """How far one channel's chunk stands above the room: ``level``
-        fed, less the floor."""
-        return level - float(self.feed([level])[0])
+    def __call__(self, chunk: Samples) -> tuple[float, float]:
+        """A mono chunk: its probability and lift."""
+        probability, lift = self.hear(chunk)
+        return float(probability[0]), float(lift[0])
+
+
+def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB) -> Segmenter:
+    """The segmenter a detector's verdicts go through: with the whisper
+    channel, a loud short word counts from ``SHORT_S``."""
+    if detector == "silero-whisper":
+        return Segmenter(
+            lift_db=lift_db,
+            short_s=SHORT_S,
+            short_lift_db=SHORT_LIFT_DB,
+            short_confidence=SHORT_CONFIDENCE,
+            keep_db=BANDS_KEEP_DB,
+        )
+    return Segmenter(lift_db=lift_db)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +241,11 @@ class Segmenter:
     fade_s: float = 1.0
     #: how far back an utterance that took a while to stand out may begin
     lookback_s: float = 1.0
+    #: a loud short word: an utterance whose voiced chunks stand (75th
+    #: percentile) ``short_lift_db`` above, at ``short_confidence``, the room counts from ``short_s`` long
+    short_s: float = 0.3
+    short_lift_db: float = 99.0
+    short_confidence: float = 0.8
     #: (at, probability, lift above the room's floor or None: not known)
     _recent: deque[tuple[float, float, float | None]] = field(default_factory=deque)
     _voiced: deque[float] = field(default_factory=deque)  # when, in the last ``lookback_s``
@@ -189,6 +256,8 @@ class Segmenter:
     #: not a float object's 32: an utterance that never ends in a 4-hour
     #: file holds 3.6 MB)
     _probabilities: array[float] = field(default_factory=lambda: array("d"))
+    #: the open utterance's voiced chunks' lifts (the short-word rule)
+    _lifts: array[float] = field(default_factory=lambda: array("d"))
 
     def feed(self, at: float, probability: float, lift: float | None = None) -> Segment | None:
         """One chunk starting at ``at``; an utterance when one has ended.
@@ -208,11 +277,14 @@ class Segmenter:
             if len(voiced) >= self.start_chunks and self._stands_out([d for *_, d in voiced]):
                 self._start = self._onset(voiced[0][0])
                 self._probabilities = array("d", [p for _, p, _ in voiced])
+                self._lifts = array("d", [d for *_, d in voiced if d is not None])
                 self._last_speech = self._last_standing = at
             return None
         if speech:
             self._last_speech = at
             self._probabilities.append(probability)
+            if lift is not None and self.short_s < self.min_s:
+                self._lifts.append(lift)
         if standing:
             self._last_standing = at
         if at - self._last_speech >= self.hangover_s or at - self._last_standing >= self.fade_s:
@@ -246,10 +318,21 @@ class Segmenter:
         assert self._start is not None
         start, end = self._start, self._last_standing + CHUNK / RATE
         confidence = float(np.mean(self._probabilities)) if self._probabilities else 0.0
-        self._start, self._probabilities = None, array("d")
+        shortest = self.min_s
+        # Its louder syllables (the 75th percentile): a short word's last
+        # chunks fade into the room.
+        if (
+            self._lifts
+            and float(np.percentile(self._lifts, 75)) >= self.short_lift_db
+            and confidence >= self.short_confidence
+        ):
+            shortest = min(shortest, self.short_s)
+            # and it ends with its last voiced chunk, standing out or not
+            end = max(end, self._last_speech + CHUNK / RATE)
+        self._start, self._probabilities, self._lifts = None, array("d"), array("d")
         self._recent.clear()
         self._voiced.clear()
-        return Segment(start, end, round(confidence, 3)) if end - start >= self.min_s else None
+        return Segment(start, end, round(confidence, 3)) if end - start >= shortest else None
 
 
 def chunks(samples: Samples, start_at: float = 0.0) -> Iterator[tuple[float, Samples]]:
@@ -290,8 +373,8 @@ class MonoSegments:
         lift_db: float = LIFT_DB,
         start_at: float = 0.0,
     ) -> None:
-        self.segmenter = Segmenter(lift_db=lift_db)
-        self._judge, self._floor = judge(detector), RoomFloor()
+        self.segmenter = segmenter_for(detector, lift_db)
+        self._voicing = Voicing(detector)
         self._chunks = Chunker()
         self._start_at = start_at
         self.count = 0  # chunks heard
@@ -310,7 +393,7 @@ class MonoSegments:
         """One whole chunk, the next; an utterance when one has ended."""
         at = self._start_at + self.count * CHUNK / RATE
         self.count += 1
-        return self.segmenter.feed(at, self._judge(chunk), self._floor.lift(level_db(chunk)))
+        return self.segmenter.feed(at, *self._voicing(chunk))
 
     @property
     def open_since(self) -> float | None:

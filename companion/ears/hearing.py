@@ -46,11 +46,11 @@ from .detect import (
     CHUNK,
     DEFAULT_DETECTOR,
     LIFT_DB,
+    WHISPER_LOUDNESS_DB,
     DetectorName,
-    RoomFloor,
-    Segmenter,
-    judge,
+    Voicing,
     level_db,
+    segmenter_for,
 )
 
 log = logging.getLogger(__name__)
@@ -100,9 +100,9 @@ class Hearing:
         ``settings.words_model`` names (tests)."""
         self.settings = settings
         self._send = send
-        self._judge = judge(settings.detector)
-        self._segmenter = Segmenter(lift_db=settings.above_room_db)
-        self._floor = RoomFloor()
+        # What ``companion listen`` hears with too (detect.MonoSegments).
+        self._voicing = Voicing(settings.detector)
+        self._segmenter = segmenter_for(settings.detector, settings.above_room_db)
         self._pending = np.zeros((0, max(1, settings.channels)), dtype=np.float32)
         self._pending_at = 0.0
         self._levels: list[float] = []  # the voiced chunks' levels, the last few
@@ -201,9 +201,11 @@ class Hearing:
         # The detector hears the loudest channel: with a microphone per seat,
         # the speaker's own; one Silero per channel would cost ten times more.
         mono = loudest(self._mics(chunk))
-        probability, level = self._judge(mono), level_db(mono)
+        (probability, lift), level = self._voicing(mono), level_db(mono)
+        if self._voicing.whispered[0]:
+            level += WHISPER_LOUDNESS_DB  # a voice at the table (detect.WHISPER_LOUDNESS_DB)
         was_open = self._segmenter.open_since is not None
-        segment = self._segmenter.feed(at, probability, self._floor.lift(level))
+        segment = self._segmenter.feed(at, probability, lift)
         opened = self._segmenter.open_since
         if probability >= self._segmenter.threshold:
             self._levels = [*self._levels[-(self._segmenter.window - 1) :], level]

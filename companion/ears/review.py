@@ -122,9 +122,8 @@ def segmenter(
         return mono, MonoSegments(detector, above_room_db)
     if layout == "channels":
         from .attribution import ChannelSegments
-        from .detect import judge
 
-        return _same, ChannelSegments(channels, judge(detector), lift_db=above_room_db)
+        return _same, ChannelSegments(channels, detector, lift_db=above_room_db)
     from .array import ArraySeats
     from .seated import SeatedSegments
 

@@ -14,25 +14,20 @@ effects) to ``on_update``, which the console turns into a posted message.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any
 
 from ..core.effects import Effect, Say
 from ..core.events import Event
 from ..core.rules import Ruleset
 from ..core.state import Game
-from ..ears.hearing import EarsSettings
-from ..paths import PROJECT
 from ..protocol.hostlog import HostLog
 from ..runner.clock import Clock, Deadlines, FakeClock, GameClock
 from ..runner.fallback import FallbackPlaces, FreeSpace, free_space
-from ..runner.forum_clock import DeadlineWatch, local_now
+from ..runner.forum_clock import local_now
 from ..runner.journal import Journal
 from ..runner.journal_watch import JournalWatch
 from ..runner.journal_writer import SETTLE_S, JournalWriter, LoopCalls
@@ -41,86 +36,35 @@ from ..runner.session import GameSession
 from ..seats.bridge import SeatsBridge
 from ..seats.fake import FakeSeats
 from ..seats.port import Seats
-from ..voice.floor import Started
 from ..voice.settings import VoiceSettings, open_announcer
 from ..voice.speaker import Speaker
+from . import procedures
+from .table_spec import (
+    OnNotice,
+    OnRefused,
+    OnUpdate,
+    Outputs,
+    TableSpec,
+    TimingFigures,
+    Update,
+    default_pin_map,
+    open_ears,
+    open_seats,
+)
 
-__all__ = ["LiveTable", "Outputs", "TableSpec", "TimingFigures", "Update", "VoiceSettings"]
+#: what was defined here before table_spec.py took it, for its importers
+__all__ = [
+    "LiveTable",
+    "Outputs",
+    "TableSpec",
+    "TimingFigures",
+    "Update",
+    "VoiceSettings",
+    "default_pin_map",
+]
 
 log = logging.getLogger(__name__)
 
-SeatsMode = Literal["gpio", "simulated", "none"]
-
-
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    """What a live table is made of."""
-
-    voice: VoiceSettings = field(default_factory=VoiceSettings)
-    seats: SeatsMode = "simulated"
-    pin_map: Path | None = None  # for "gpio": the club's pin map (None: the shipped one)
-    #: for "gpio": seats whose button did not answer the self-test
-    #: (seats/silent.py): not listened to; the host's key stands in
-    silent_seats: frozenset[int] = frozenset()
-    journal: Path | None = None  # a new game's journal (a resumed game brings its own)
-    speed: float = 1.0  # game seconds per real second (demos and benches run faster)
-    #: the speed is a practice game's (the console's ``--speed`` and its key):
-    #: journaled (the setup's ``speed``, a ``speed`` line for each change), and
-    #: a resumed game goes on at its journal's speed. False: a driver's pace
-    #: (a script, a bench), not the game's: not journaled
-    practice: bool = False
-    #: the loop in a thread of its own with a real-time priority; False: the
-    #: caller drives it (``pump``/``advance`` on a fake clock, in tests)
-    threaded: bool = True
-    #: the microphone (None: no ears): its flags are proposed to the host
-    ears: EarsSettings | None = None
-    #: the tournament hall's broker (hall/settings.py HallSettings; None: no hall)
-    hall: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class Outputs:
-    """Where a live table writes, one stream each: what the table may hear
-    and what only the host may read never share one."""
-
-    captions: TextIO | None  # the table's: cues as text when they are not spoken
-    host_log: TextIO | None  # the host's: roles, check answers, proposals (None: not kept)
-    result: TextIO | None = None  # the host's too: the protocol or JSON at the end
-
-
-@dataclass(frozen=True, slots=True)
-class Update:
-    """After an accepted input: the state, the running timers' deadlines (game
-    seconds) and what the input caused, as of that moment."""
-
-    at: float
-    game: Game | None
-    deadlines: Deadlines
-    effects: tuple[Effect, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TimingFigures:
-    """How the table kept time, for the benches: each cue's start at the
-    sound device (none without one), each timer's firing error (seconds),
-    the device's underruns and the priorities the threads got."""
-
-    started: tuple[Started, ...]
-    lateness: tuple[float, ...]
-    underruns: int
-    audio_priority: str
-    loop_priority: str
-
-
-OnUpdate = Callable[[Update], None]
-#: (the input refused, why, the script line it came from if any)
-OnRefused = Callable[[Event, str, int | None], None]
-#: (what, one line): news from the table's parts for the host: the
-#: microphone's ("lost", "back", "failed", "words_off", "no_seats"), the
-#: voice's ("voice_lost", "voice_back") and the journal's ("disk_low",
-#: "journal_moved", "journal_in_memory", "journal_failed", "journal_ok";
-#: runner/journal_watch.py); docs/faults.md
-OnNotice = Callable[[str, str], None]
 #: the clock's speed changed (a practice game's key): the table, as it now is
 OnSpeed = Callable[["LiveTable"], None]
 
@@ -197,19 +141,24 @@ class LiveTable:
             on_speed=self._speed_taken,
             writer=writer,
         )
-        self.seats = seats if seats is not None else _open_seats(spec, seat_count, self.clock)
+        self.seats = seats if seats is not None else open_seats(spec, seat_count, self.clock)
         self.bridge = (
             SeatsBridge(self.seats, self.submit, lambda: self.loop.game)
             if self.seats is not None
             else None
         )
-        self.ears = self._ears(spec, rules, on_notice)
-        # The forum game's windows close on the wall clock (runner/forum_clock.py).
-        self.deadlines = (
-            DeadlineWatch(self.submit, wall=wall, warn_minutes=rules.forum.warning_minutes)
-            if rules.forum is not None
-            else None
+        self.ears = open_ears(
+            spec,
+            rules,
+            self.voice.speaker,
+            self.submit,
+            lambda: self.loop.game,
+            self.clock.now,
+            speed=self.speed,
+            on_notice=on_notice,
         )
+        # The procedure's own inputs at their wall-clock moments (live/procedures.py).
+        self.deadlines = procedures.WATCHES[rules.procedure](rules, self.submit, wall)
         if self.deadlines is not None and session.game is not None:
             self.deadlines.changed(session.game)  # a resumed game's open windows
         self.hall: Any = None
@@ -240,29 +189,6 @@ class LiveTable:
         tell, say = calls.later(self._notice), calls.later(self._say)
         watch = JournalWatch(journal, places, tell, say, free=disk_free)
         return watch, JournalWriter(journal, watch=watch, calls=calls)
-
-    def _ears(self, spec: TableSpec, rules: Ruleset, on_notice: OnNotice | None) -> Any:
-        if spec.ears is None:
-            return None
-        from ..ears.link import EarsLink  # numpy's and the detectors' imports: only when listening
-
-        speaker: Any = self.voice.speaker
-        # The speaker's playback of the moment: a sound device opened again
-        # (voice/recovery.py) has a new one.
-        voice_until = (
-            (lambda: speaker.playback.sounding_until)
-            if getattr(speaker, "playback", None) is not None
-            else None
-        )
-        return EarsLink(
-            dataclasses.replace(spec.ears, phrases=rules.forbidden_words),
-            self.submit,
-            lambda: self.loop.game,
-            self.clock.now,
-            speed=self.speed,
-            on_notice=on_notice,
-            voice_until=voice_until,
-        )
 
     # --- what the table is doing ---------------------------------------------
     @property
@@ -486,20 +412,3 @@ class LiveTable:
             self._on_update(update)
         except Exception:  # the console's trouble never stops the game
             log.exception("the console could not be told of an update")
-
-
-def _open_seats(spec: TableSpec, count: int, clock: Clock) -> Seats | None:
-    if spec.seats == "none":
-        return None
-    if spec.seats == "simulated":
-        return FakeSeats(count, clock=clock.now)
-    from ..seats.gpio import GpioSeats, pin_factory
-    from ..seats.pinmap import load_pinmap
-
-    pinmap = load_pinmap(spec.pin_map or default_pin_map())
-    return GpioSeats(pinmap, clock=clock.now, pin_factory=pin_factory(), muted=spec.silent_seats)
-
-
-def default_pin_map() -> Path:
-    """The pin map shipped with the companion (docs/wiring.md)."""
-    return PROJECT / "hardware" / "default.toml"

@@ -14,7 +14,8 @@ in-process ``LiveTable``. Inputs go down one pipe; updates, refusals and
 figures come back up another, read by a thread that calls the console's
 callbacks (which only post messages). If the table's process dies, the
 console is told (``on_lost``): the journal has every accepted input, so it
-resumes the game in a new one.
+resumes the game in a new one. The process's own side is ``table_serve``;
+what goes between them, ``table_messages``.
 """
 
 from __future__ import annotations
@@ -22,72 +23,23 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
-import os
 import queue
-import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 from ..core.events import Event
-from ..core.rules import Ruleset
 from ..core.state import Game
-from ..runner.child_log import log_to
 from ..runner.clock import GameClock
 from ..runner.sd_notify import waiting
-from .table_wire import StateReceiver, StateSender
+from .table_messages import BUILD_TIMEOUT_S, CLOSE_TIMEOUT_S, TableFailed, TableOrder, TableReady
+from .table_serve import serve
+from .table_wire import StateReceiver
 
 log = logging.getLogger(__name__)
-
-#: how long the console waits for a table to be built (a resume included)
-BUILD_TIMEOUT_S = 60.0
-#: how often the table process's threads hand the interpreter over (as the loop sets it)
-SWITCH_INTERVAL_S = 0.0002
-#: how long a closing table may take before its process is killed
-CLOSE_TIMEOUT_S = 5.0
-#: how often the table's process tells the console when its loop last went
-#: round (the service's watchdog: runner/sd_notify.py)
-BEAT_EVERY_S = 1.0
-
-
-class TableFailed(RuntimeError):
-    """The table could not be built or its process could not be reached;
-    the message is one line naming what (a pin map, a journal, a device)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableOrder:
-    """What the table's process builds: a new game (``rules``, ``seat_count``)
-    or the unfinished one in the journal ``resume``."""
-
-    spec: Any  # assembly.TableSpec (imported in the process, not here)
-    rules: Ruleset | None
-    seat_count: int
-    lang: str = "ru"
-    resume: Path | None = None
-    #: seconds (of the wall clock) the table's clock starts behind the game:
-    #: a scripted source (console/script_inputs.py) hands each line over that
-    #: long before the table's clock reaches it, so no timer can fire first
-    lag: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class TableReady:
-    """The table is built: its first state and what it is made of."""
-
-    spec: Any  # assembly.TableSpec, as built
-    update: Any  # assembly.Update
-    clock_origin: float  # GameClock: the monotonic time at which game time was start_at
-    start_at: float
-    speed: float
-    sound: bool
-    simulated_seats: bool  # the console's keys press them (False: real buttons, or none)
-    warnings: tuple[str, ...]
 
 
 class SeatKeys:
@@ -160,7 +112,8 @@ class TableWorker:
             raise TableFailed(f"the table's process ended while starting ({error})") from None
         if kind != "ready":
             self.discard()
-            raise TableFailed(str(body))
+            line, reason = body
+            raise TableFailed(line, reason)
         return TableProcess(self, body, on_update, on_refused, on_lost, on_notice)
 
     def discard(self) -> None:
@@ -305,198 +258,3 @@ class TableProcess:
         if not self._closing:
             code = self._worker.process.exitcode
             self._on_lost(f"the table's process ended (exit code {code})")
-
-
-# --- the table's process -------------------------------------------------------------
-def serve(orders: Connection, news: Connection, log_file: Path | None, voice: Any) -> None:
-    """The table process's main: wait for the order, build, then take the
-    console's messages until it says close (or goes away)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # ctrl+c is the console's to handle
-    if log_file is not None:
-        log_to(log_file, "table")
-    from . import assembly  # the slow imports, while the host sets up the game
-
-    # The audio callback needs the interpreter every few ms: while the table
-    # is built (the voice loaded, a journal replayed) it must still get it.
-    sys.setswitchinterval(SWITCH_INTERVAL_S)
-    speaker = _open_early(voice)
-    try:
-        order: TableOrder = orders.recv()
-    except (EOFError, OSError):
-        if speaker is not None:
-            speaker.close()
-        return  # a spare nobody needed
-    if speaker is not None and order.spec.voice != voice:
-        speaker.close()  # the settings changed: the table opens its own
-        speaker = None
-    outbox: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
-    try:
-        table, warnings = _build(assembly, order, outbox, speaker)
-    except Exception as error:  # one line for the host, the whole story in the log
-        log.exception("the table could not be built")
-        news.send(("failed", _one_line(error, order.lang)))
-        return
-    sender = threading.Thread(
-        target=_send_news,
-        args=(news, outbox, lambda: table.loop.last_turn),
-        name="news",
-        daemon=True,
-    )
-    clock = table.clock
-    outbox.put(("ready", TableReady(
-        spec=table.spec,
-        update=assembly.Update(table.session.now, table.game, dict(table.session.timers.deadlines), ()),
-        clock_origin=clock.origin,
-        start_at=clock.start_at,
-        speed=clock.speed,
-        sound=table.voice.sound,
-        simulated_seats=table.simulated_seats is not None,
-        warnings=tuple(warnings),
-    )))  # fmt: skip
-    sender.start()
-    table.start()
-    try:
-        _take_orders(table, orders, outbox)
-    finally:
-        table.close()
-        outbox.put(("closed", None))
-        outbox.put(None)
-        sender.join(CLOSE_TIMEOUT_S)
-
-
-def _open_early(voice: Any) -> Any:
-    """The sound device, opened before the order comes (None: captions, or
-    no settings given; a device that fails is the table's to report)."""
-    if voice is None or voice.captions_only:
-        return None
-    from ..voice.settings import speaker_for
-    from ..voice.speaker import CaptionSpeaker
-
-    speaker = speaker_for(voice, None)
-    if isinstance(speaker, CaptionSpeaker):
-        return None  # no sound card: the table finds the same and says so
-    return speaker
-
-
-def _build(
-    assembly: Any, order: TableOrder, outbox: queue.SimpleQueue[Any], speaker: Any
-) -> tuple[Any, list[str]]:
-    def updated(update: Any) -> None:
-        outbox.put(("update", update))
-
-    def refused(event: Event, reason: str, line: int | None) -> None:
-        outbox.put(("refused", (reason, line)))
-
-    def notice(what: str, line: str) -> None:
-        outbox.put(("notice", (what, line)))
-
-    def speed(table: Any) -> None:  # the clock's anchor, for the console's to follow
-        outbox.put(("speed", (*table.clock.anchor, table.sound)))
-
-    session, warnings, rules, seats = None, [], order.rules, order.seat_count
-    if order.resume is not None:
-        from ..config.rulesets import load_ruleset
-        from ..runner.resume import resume_journal
-
-        resumed = resume_journal(order.resume, load_ruleset)
-        session, warnings = resumed.session, resumed.warnings
-        game = session.game
-        if game is None:
-            raise ValueError(f"{order.resume}: no game to resume")
-        rules, seats = game.rules, len(game.seats)
-    assert rules is not None
-    table = assembly.LiveTable(
-        replace(order.spec, threaded=True),
-        rules,
-        seats,
-        # Every cue is in the console's log already; captions go nowhere.
-        outputs=assembly.Outputs(captions=open(os.devnull, "w"), host_log=None),  # noqa: SIM115
-        session=session,
-        clock=_lagging_clock(order, session.now if session is not None else 0.0),
-        on_update=updated,
-        on_refused=refused,
-        on_notice=notice,
-        speaker=speaker,
-        lang=order.lang,
-        on_speed=speed,
-    )
-    return table, warnings
-
-
-def _lagging_clock(order: TableOrder, start: float) -> GameClock | None:
-    """The game clock ``order.lag`` seconds behind ``start`` (None: no lag,
-    the table's own clock)."""
-    if not order.lag:
-        return None
-    speed = order.spec.speed
-    return GameClock(start_at=start - order.lag * speed, speed=speed)
-
-
-def _take_orders(table: Any, orders: Connection, outbox: queue.SimpleQueue[Any]) -> None:
-    while True:
-        try:
-            message = orders.recv()
-        except (EOFError, OSError):
-            return  # the console went away: close the table, keep the journal
-        kind = message[0]
-        if kind == "submit":
-            _, event, at, line, ruleset = message
-            table.submit(event, at=at, line=line, ruleset=ruleset)
-        elif kind == "seat":
-            seats = table.simulated_seats
-            if seats is not None:
-                getattr(seats, message[1])(message[2])
-        elif kind == "speed":
-            table.set_speed(message[1])
-        elif kind == "timing":
-            outbox.put(("timing", table.timing()))
-        elif kind == "close":
-            return
-
-
-def _send_news(
-    news: Connection,
-    outbox: queue.SimpleQueue[tuple[str, Any] | None],
-    last_turn: Callable[[], float],
-) -> None:
-    """Packing and pickling a state take a millisecond or so: done here,
-    never on the loop's thread. Every ``BEAT_EVERY_S`` the loop's last turn
-    goes up too: the loop's own stamp, so a hung loop sends an old one."""
-    states = StateSender()
-    beat_due = time.monotonic() + BEAT_EVERY_S  # "ready", queued already, goes first
-    while True:
-        now = time.monotonic()
-        if now >= beat_due:
-            beat_due = now + BEAT_EVERY_S
-            item: tuple[str, Any] | None = ("beat", last_turn())
-        else:
-            try:
-                item = outbox.get(timeout=beat_due - now)
-            except queue.Empty:
-                continue
-        if item is None:
-            return
-        kind, body = item
-        if kind == "update":
-            body = states.pack_update(body)
-        elif kind == "ready":
-            body = replace(body, update=states.pack_update(body.update))
-        try:
-            news.send((kind, body))
-        except (OSError, ValueError):
-            return  # the console went away
-        except Exception:  # a state that cannot be sent: the next one will be
-            log.exception("news for the console could not be sent")
-
-
-def _one_line(error: BaseException, lang: str) -> str:
-    """The reason the table was not built, in the host's words (a journal's
-    broken line, its lock: console/refusals/lines.py)."""
-    from ..console.refusals.lines import error_line
-
-    text = " ".join(error_line(error, lang).split()) or type(error).__name__
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
-if __name__ == "__main__":  # pragma: no cover - spawned only
-    sys.exit("companion.live.table_process is started by the console")

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..textfiles.printable import printable, printable_json, printable_lines
+from .game_log import result_fields
 from .model import Entry, Protocol
 from .names import clause_text
 from .page import to_html
@@ -93,14 +94,7 @@ def to_json(protocol: Protocol) -> dict[str, Any]:
             "lang": protocol.lang,
             "result": None
             if result is None
-            else {
-                "winners": list(result.winners),
-                "losers": list(result.losers),
-                "reason": result.reason,
-                "clause": result.clause,
-                "stopped": result.stopped,
-                "text": result.text,
-            },
+            else {**result_fields(result), "stopped": result.stopped, "text": result.text},
         },
         "deal": {
             "dealt": deal.dealt,

@@ -14,10 +14,10 @@ from typing import Literal
 
 from ..core.state import Game, Record
 from . import deal as fair
+from .game_log import records
 from .lines import describe as describe_record
 from .lines import texts
 from .names import clause_text, offence_text, role_name, team_name
-from .report import records
 from .templates import TEMPLATES
 
 Period = Literal["setup", "night", "day"]

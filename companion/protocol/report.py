@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core import views
-from ..core.sports.state import table_or_blank
-from ..core.state import Game, Record
+from ..core.state import Game
+from .game_log import records, result_fields
 from .lines import flag_fields, texts
 from .names import offence_text, role_name
+from .procedures import SUMMARIES
 from .templates import FLAG_WORDS, TEMPLATES
 
 
@@ -22,20 +23,13 @@ def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
     changing the game (their effects held an ``Ignored``); the replay driver
     knows them, the game does not.
     """
-    result = game.result
+    part = SUMMARIES[game.rules.procedure]
     out = {
         "ruleset": game.rules.name,
         "phase": views.phase_name(game),
         "day": game.day,
-        "result": None
-        if result is None
-        else {
-            "winners": list(result.winners),
-            "losers": list(result.losers),
-            "reason": result.reason,
-            "clause": result.clause,
-        },
-        "nominees": list(table_or_blank(game).nominees),
+        "result": None if game.result is None else result_fields(game.result),
+        "nominees": part.nominees(game),
         "proposals": [
             {"seat": p.seat, "offence": p.offence, "reason": p.reason} for p in game.proposals
         ],
@@ -60,44 +54,13 @@ def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
             for seat in game.seats
         ],
     }
-    if game.rules.forum is not None:
-        _forum(game, out)
+    part.extras(game, out)
     return out
-
-
-def _forum(game: Game, out: dict[str, Any]) -> None:
-    """The forum game's additions (docs/replay-json.md): each seat's team
-    (roles and teams change in this game), the public announcements and
-    the private notes, in order."""
-    for seat, entry in zip(game.seats, out["seats"], strict=True):
-        entry["team"] = seat.team
-    public, private = [], []
-    for record in records(game):
-        data = dict(record.data)
-        if record.kind == "public":
-            phase, cue = data.pop("phase"), data.pop("cue")
-            public.append({"day": record.day, "phase": phase, "cue": cue, "args": data})
-        elif record.kind == "private":
-            to, cue = data.pop("to"), data.pop("cue")
-            private.append({"to": to, "day": record.day, "cue": cue, "args": data})
-    out["public"] = public
-    out["private"] = private
 
 
 def _num(seconds: float) -> int | float:
     """Whole seconds print as 60, not 60.0."""
     return int(seconds) if float(seconds).is_integer() else seconds
-
-
-def records(game: Game) -> list[Record]:
-    """The protocol's records, oldest first."""
-    out: list[Record] = []
-    entry = game.log
-    while entry is not None:
-        out.append(entry)
-        entry = entry.prev
-    out.reverse()
-    return out
 
 
 #: kept under its old names for their readers (console/words.py, the tests)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..textfiles.regular_file import MAX_FILE, read_regular, read_start
 from .script import MAX_LINE
@@ -36,7 +37,11 @@ class JournalDamaged(JournalError):
 
     def __init__(self, source: str, line: int, message: str) -> None:
         super().__init__(f"{source}:{line}: {message}; resume refused")
-        self.source, self.line = source, line
+        self.source, self.line, self._message = source, line, message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from what it was given (the table's process sends it up).
+        return type(self), (self.source, self.line, self._message), self.__dict__
 
 
 @dataclass(frozen=True, slots=True)

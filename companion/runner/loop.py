@@ -29,8 +29,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from collections.abc import Hashable
 
 from ..core.engine import IllegalInput
 from ..core.events import BadEvent, Event, TimerExpired
@@ -40,50 +39,15 @@ from .codec import input_name
 from .foresight import Foresight, TimerCues
 from .journal import Journal, JournalWriteError
 from .journal_writer import SETTLE_S, JournalWriter, Written
+from .loop_items import Queued, Rejected, SpeedChange, SpeedTaken, TimerStats
 from .priority import QuietCollector, favour_process, raise_priority
 from .session import Changed, EffectSink, GameSession, Held
 
 log = logging.getLogger(__name__)
 
-#: (the input refused, why, the script line it came from if any)
-Rejected = Callable[[Event, str, int | None], None]
-#: (the clock's speed now, why a change was not taken or None): after a
-#: practice game's speed change was journaled and the clock runs at it
-SpeedTaken = Callable[[float, str | None], None]
-
 #: after a timer's expiry could not be journaled (a full disk), how long the
 #: loop waits before it tries again, in seconds of the clock
 RETRY_AFTER = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class Queued:
-    at: float  # when it happened, on the runtime's clock
-    event: Event
-    line: int | None = None  # the script line it came from, if any
-    ruleset: str | None = None  # a setup's ruleset as its script names it
-    #: a script's next line is due then: no timer due later fires before it
-    #: comes (``submit``'s ``next_at``)
-    next_at: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SpeedChange:
-    """The host's practice speed: the clock runs ``speed`` times as fast
-    from ``at`` (journaled; not an input to the engine)."""
-
-    at: float
-    speed: float
-
-
-@dataclass
-class TimerStats:
-    """How late timers fired: deadline -> the moment the loop stepped the
-    engine; and, writing behind, how long after each input (a timer's
-    expiry: its deadline) its line was on disk, in seconds of the clock."""
-
-    lateness: list[float] = field(default_factory=list)
-    durable: list[float] = field(default_factory=list)
 
 
 class LiveLoop:

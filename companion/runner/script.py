@@ -48,6 +48,12 @@ class ScriptError(ValueError):
         where = f"{where}: {shown_text}" if shown_text else where
         super().__init__(f"{where}: {message}")
         self.source, self.line, self.message = source, line, message
+        self._given = (source, line, text, message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from what it was given (the live table's process sends it
+        # to the console, which words it): pickle's default passes str() alone.
+        return type(self), self._given, self.__dict__
 
 
 @dataclass(frozen=True, slots=True)

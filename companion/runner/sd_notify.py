@@ -11,7 +11,7 @@ process. Had both pinged (``NotifyAccess=all``), either one alone would keep
 the watchdog fed while the other hangs. So only the console pings, from a
 timer of its own event loop (a hung console sends nothing), and only while
 the table loop's last turn is recent (:class:`ServiceWatchdog`): the table's
-process sends that moment up its pipe every second (``table_process``), so a
+process sends that moment up its pipe every second (``live/table_serve.py``), so a
 hung loop, a hung sender or a dead process all stop the pings too.
 
 Outside systemd ``NOTIFY_SOCKET`` is unset and every call is a no-op

@@ -17,6 +17,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from .printable import printable
 
@@ -44,6 +45,10 @@ class FileRefused(OSError):
         code = errno.EFBIG if reason == "too_big" else errno.EINVAL
         super().__init__(code, self.why_in(reason, "en", size, limit), str(path))
         self.path, self.reason, self.size, self.limit = Path(path), reason, size, limit
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its fields, not OSError's (errno, strerror, filename).
+        return type(self), (self.path, self.reason, self.size, self.limit)
 
     @staticmethod
     def why_in(reason: str, lang: str, size: int = 0, limit: int = 0) -> str:

@@ -19,7 +19,7 @@ import sys
 import tomllib
 from collections.abc import Callable, Collection, Iterator
 from difflib import get_close_matches
-from typing import NoReturn, cast
+from typing import Any, NoReturn, cast
 
 from .toml_lines import (
     KeyPath,
@@ -66,6 +66,11 @@ class DataFileError(ValueError):
 
     def __str__(self) -> str:
         return error_line(self.source, self.key, self.line, self.message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its fields (the live table's process sends it to the
+        # console, which words it): pickle's default passes str() alone.
+        return type(self), (self.source, self.key, self.line, self.message)
 
 
 #: What a reader raises: an error class taking (source, key, line, message).

@@ -39,61 +39,38 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from ..core.forum.rules import DEADLINES
 from ..core.rules import Ruleset
-from ..core.vocabulary import (
-    CUES,
-    RULESET_CUES,
-    SELFTEST_CUES,
-    TABLE_CUES,
-    names,
-    procedure_cues,
-)
 from ..paths import PROJECT
 from ..textfiles.toml_lines import KeyPath, clip_message, error_line, format_path
 from ..textfiles.toml_table import show
 from . import numerals
+from .game_cues import (
+    CUE_ARGS,
+    KNOWN_RULESET_CUES,
+    RULESET_CUE_ARGS,
+    SELFTEST_CUE_ARGS,
+    TABLE_CUE_ARGS,
+    argument_values,
+    needed_cues,
+)
 
+#: the contract's names are kept here too, for their importers (game_cues.py has them)
 __all__ = [
     "CUE_ARGS",
+    "KNOWN_RULESET_CUES",
+    "RULESET_CUE_ARGS",
+    "SELFTEST_CUE_ARGS",
+    "TABLE_CUE_ARGS",
     "VOICES_DIR",
     "Catalogue",
     "CatalogueError",
     "MissingArgument",
     "UnknownCue",
+    "needed_cues",
 ]
 
 #: The repository's catalogues.
 VOICES_DIR = PROJECT / "voices"
-
-#: Arguments of every cue the engine says, by name. The engine declares
-#: them with their kinds (``core.vocabulary``); a catalogue needs the names.
-CUE_ARGS: dict[str, tuple[str, ...]] = {cue: names(args) for cue, args in CUES.items()}
-#: Cues that rulesets name: a night step's ``cue`` and ``end_cue`` take no
-#: arguments, an offence's ``exempt_cue`` takes the seat.
-RULESET_CUE_ARGS: dict[str, tuple[str, ...]] = {
-    where: names(args) for where, args in RULESET_CUES.items()
-}
-#: The seat self-test's cues (said outside a game), by name.
-SELFTEST_CUE_ARGS: dict[str, tuple[str, ...]] = {
-    cue: names(args) for cue, args in SELFTEST_CUES.items()
-}
-#: The live table's own cues (the journal's disk), by name.
-TABLE_CUE_ARGS: dict[str, tuple[str, ...]] = {cue: names(args) for cue, args in TABLE_CUES.items()}
-#: The ruleset cues of the shipped rulesets, so their templates are checked
-#: too. Kept here rather than read from rulesets/ because a catalogue is
-#: checked without loading any ruleset (and a club's ruleset may name other
-#: cues); tests/test_vocabulary.py checks it against the shipped rulesets.
-KNOWN_RULESET_CUES: dict[str, tuple[str, ...]] = {
-    **{
-        f"{role}_{when}": ()
-        for role in ("don", "sheriff", "putana", "maniac", "doctor")
-        for when in ("wakes", "sleeps")
-    },
-    **dict.fromkeys(("mafia_agree", "mafia_agree_ends", "mafia_hunts", "mafia_sleeps"), ()),
-    **dict.fromkeys(("free_seating", "free_seating_ends"), ()),
-    "maniac_left": ("seat",),
-}
 
 _GENDERS: tuple[numerals.Gender, ...] = ("m", "f", "n")
 #: Numbers are said up to a trillion (num2words fails on huge ones); an
@@ -242,7 +219,7 @@ class Catalogue:
         for cue, cue_args in needed_cues(rules).items():
             entry = self._entry(cue)
             used = [name for name in entry.args if name in cue_args]
-            domains = [_domain(cue, name, rules, seats) for name in used]
+            domains = [argument_values(cue, name, rules, seats) for name in used]
             for values in itertools.product(*domains):
                 args = dict(zip(used, values, strict=True))
                 yield cue, args, self.text(cue, args, rules)
@@ -355,92 +332,6 @@ class Catalogue:
             except KeyError:
                 pass
         return team
-
-
-def needed_cues(rules: Ruleset) -> dict[str, tuple[str, ...]]:
-    """Every cue a game of `rules` can say, with the arguments it is given:
-    the engine's cues of the ruleset's procedure, the ruleset's own and the
-    live table's (``TABLE_CUES``)."""
-    cues = {cue: names(args) for cue, args in procedure_cues(rules.procedure).items()}
-    cues.update(TABLE_CUE_ARGS)
-    for step in (*rules.night0, *rules.night):
-        for cue in (step.cue, step.end_cue):
-            if cue:
-                cues.setdefault(cue, RULESET_CUE_ARGS["night"])
-    for offence in rules.offences:
-        if offence.exempt_cue:
-            cues.setdefault(offence.exempt_cue, RULESET_CUE_ARGS["exempt"])
-    return cues
-
-
-def _domain(cue: str, arg: str, rules: Ruleset, seats: int) -> list[int | str]:
-    """The values `arg` of `cue` can take in a game of `rules` with `seats` seats."""
-    every_seat = range(1, seats + 1)
-    if arg == "seat":
-        return list(every_seat)
-    if arg in ("nominees", "seats"):
-        return [str(seat) for seat in every_seat]
-    if arg == "votes":
-        return list(range(seats + 1))
-    if arg == "count":
-        if not any(offence.cost == "count" for offence in rules.offences):
-            return []  # nothing is counted (the forum game)
-        return list(range(1, max((s.at for s in rules.ladder.steps), default=5) + 1))
-    if arg == "day":
-        return list(every_seat)
-    if arg == "night":
-        return list(range(seats + 1))
-    if arg == "unit":
-        return [rules.ladder.unit]
-    if arg == "loss":  # the rights a ladder step takes, and when it bites
-        steps = [s for s in rules.ladder.steps if s.loses]
-        whens = ("today", "next_day")
-        return list(dict.fromkeys("_".join((*s.loses, w)) for s in steps for w in whens))
-    if arg == "reason":
-        return ["offence", "count", "morning"]
-    if arg == "team":
-        ids = [team.id for team in rules.teams]
-        if cue != "game_won":
-            return list(ids)
-        # one team wins, or the teams left at the table share a team's loss
-        sizes = range(1, max(len(ids) - 1, 1) + 1)
-        return [",".join(c) for r in sizes for c in itertools.combinations(ids, r)]
-    if arg == "seconds":
-        return list(_seconds(cue, rules))
-    return _forum_domain(cue, arg, rules)
-
-
-#: The forum game's arguments' values, as the engine gives them
-#: (core/forum*.py); ``at`` and a tally of votes are known only in the game.
-_FORUM_WORDS: dict[str, tuple[str, ...]] = {
-    "basements": ("yes", "no"),  # roles.mafia.10
-    "child": ("plain", "multi"),  # roles.mafia_child.8
-    "shooter": ("sniper", "maniac", "kamikaze"),  # roles.mafia.7
-    "name": DEADLINES,
-    "tally": ("-",),
-    "at": (),
-}
-
-
-def _forum_domain(cue: str, arg: str, rules: Ruleset) -> list[int | str]:
-    if arg in _FORUM_WORDS:
-        return list(_FORUM_WORDS[arg])
-    if arg == "minutes":
-        return [rules.forum.warning_minutes if rules.forum is not None else 10]
-    raise ValueError(f"cue {cue!r}: no known values for argument {arg!r}")
-
-
-def _seconds(cue: str, rules: Ruleset) -> dict[int, None]:
-    t = rules.timings
-    by_cue = {
-        "speech_start": (t.speech_s,),
-        "last_word_start": (t.last_word_s, t.multi_leave_last_word_s),
-        "tie_speech_start": (t.tie_speech_s, t.silenced_tie_speech_s),
-        "time_warning": (t.warning_s,),
-        "time_added": (10, -10),  # the host's ±10 s
-    }
-    values = by_cue.get(cue) or tuple(v for values in by_cue.values() for v in values)
-    return dict.fromkeys(int(v) for v in values if int(v) != 0)  # ordered, no repeats
 
 
 def _first_line(entry: Entry) -> int | None:

@@ -14,37 +14,35 @@ one now, ``m`` moves a deadline.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Digits, RichLog, Static
 
-from ...core.effects import Ignored, TellHost
+from ...core.effects import Effect, Ignored, TellHost
 from ...core.events import (
     DeadlineMoved,
     DeadlinePassed,
-    Event,
     ForumChoiceMade,
     ForumVoted,
     OffenceGiven,
-    Undone,
     WinDeclared,
 )
+from ...core.forum.acts import acts
 from ...core.forum.posts import window_of
 from ...core.forum.rules import DEADLINES
 from ...core.forum.state import MM_TEAMS, open_deadlines, state
 from ...core.state import Game
-from ...protocol.hostlog import HostLog
 from ..consequences import consequence, dangerous
-from ..dialogs import AskText, AskYesNo, PickOne, offence_choices, seat_numbers
+from ..dialogs import AskYesNo, PickOne, offence_choices, seat_numbers
+from ..game_screen import GameScreen
 from ..history import Past
-from ..keymap import HostFooter, bind_host_keys, bind_map_keys, open_map
+from ..keymap import HostFooter, open_map
 from .results import Panes, batches, title
-from .view import act_label, acts, clock_view, read_post, seat_lines, shown_stamp, tally
+from .view import act_label, clock_view, read_post, seat_lines, shown_stamp, tally
 from .words import ForumWords
 
 if TYPE_CHECKING:
@@ -66,15 +64,16 @@ FORUM_KEYS = (
     ("u", "undo", "key.undo"),
     ("r", "roles", "key.roles"),
 )
-_KEY_SHOWN = {"left_square_bracket": "[", "right_square_bracket": "]"}
 #: what the host is told that the screen shows elsewhere: the roles in the
 #: seat list, the private notes in their pane
 _SHOWN_ELSEWHERE = frozenset({"role", "private"})
 MAX_NOTES = 500
 
 
-class ForumScreen(Screen[None]):
+class ForumScreen(GameScreen):
     CSS_PATH = "forum.tcss"
+    HOST_KEYS = FORUM_KEYS
+    KEYS_SHOWN: ClassVar[dict[str, str]] = {"left_square_bracket": "[", "right_square_bracket": "]"}
 
     def __init__(
         self,
@@ -88,19 +87,11 @@ class ForumScreen(Screen[None]):
         """``intro``: lines the host's notes begin with (the deal's hash);
         ``now``: the forum clock (the wall clock; tests give a fake one);
         ``past``: a resumed game's journal, whose notes are written again."""
-        super().__init__()
-        self.past = past
-        self.table = table
         self.words = ForumWords(words)
-        self.parts = parts
-        self.intro = intro
+        super().__init__(table, words, self.words, parts, intro, past)
         self.now = now
         self.show_roles = True  # the forum host alone sees this screen
-        self.update_seen: Update | None = None
         self.batch_at: int | None = None  # None: the latest deadline's results
-        bind_host_keys(self._bindings, FORUM_KEYS, self.words, _KEY_SHOWN)
-        bind_map_keys(self._bindings, words)
-        self.host_lines = HostLog(lang=words.lang)
 
     # --- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -131,29 +122,14 @@ class ForumScreen(Screen[None]):
     def action_keys_map(self) -> None:
         open_map(self, self.words.words)
 
-    def on_mount(self) -> None:
-        notes = self.query_one("#forum-notes", RichLog)
-        for line in self.intro:
-            notes.write(line)
-        if self.past is not None:
-            if self.past.commitment:
-                notes.write(self.words("commitment", hash=self.past.commitment))
-            for _at, _game, effects in self.past.steps:
-                for effect in effects:
-                    note = self._note(effect)
-                    if note:
-                        notes.write(note)
-            notes.write(self.words("resumed_here"))
-        self.set_interval(1.0, self.tick)
-        game = self.game
-        if game is not None:
-            self._show_game(game)
+    def write_steps(self, steps: Sequence[tuple[float, Game, tuple[Effect, ...]]]) -> None:
+        for _at, _game, effects in steps:
+            for effect in effects:
+                note = self._note(effect)
+                if note:
+                    self.write_log(note)
 
     # --- what the table tells ----------------------------------------------------
-    @property
-    def game(self) -> Game | None:
-        return self.table.game
-
     def show_update(self, update: Update) -> None:
         self.update_seen = update
         game = update.game
@@ -163,13 +139,9 @@ class ForumScreen(Screen[None]):
         for effect in update.effects:
             line = self._note(effect)
             if line:
-                self._write_note(f"{self.now():%H:%M:%S}  {line}")
+                self.write_log(f"{self.now():%H:%M:%S}  {line}")
 
-    def show_refusal(self, reason: str) -> None:
-        self._write_note("✗ " + self.words("refused", reason=reason))
-        self.notify(self.words("refused", reason=reason), severity="warning")
-
-    def _write_note(self, line: str) -> None:
+    def write_log(self, line: str) -> None:
         self.query_one("#forum-notes", RichLog).write(line)
 
     def _note(self, effect: object) -> str | None:
@@ -216,12 +188,6 @@ class ForumScreen(Screen[None]):
         timer.set_class(view.passed, "-overrun")
 
     # --- the host's keys -------------------------------------------------------------
-    def submit(self, event: Event) -> None:
-        self.table.submit(event)
-
-    def _ask(self, prompt: str, then: Callable[[str | None], None], value: str = "") -> None:
-        self.app.push_screen(AskText(prompt, value), then)
-
     def _pick(
         self, prompt: str, choices: list[tuple[str, str]], then: Callable[[str], None]
     ) -> None:
@@ -410,9 +376,6 @@ class ForumScreen(Screen[None]):
             )
 
         self._pick(self.words("ask_declare"), choices, declare)
-
-    def action_undo(self) -> None:
-        self.submit(Undone())
 
     def action_roles(self) -> None:
         self.show_roles = not self.show_roles

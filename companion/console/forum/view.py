@@ -16,9 +16,10 @@ from datetime import datetime, timedelta
 
 from rich.text import Text
 
-from ...core.forum.posts import last_post, owner_seats
+from ...core.forum.acts import Act
+from ...core.forum.posts import last_post
 from ...core.forum.rules import ForumRules
-from ...core.forum.state import MM_TEAMS, ForumState, open_deadlines, phase_name, state
+from ...core.forum.state import ForumState, open_deadlines, phase_name, state
 from ...core.state import Game
 from ...runner.forum_clock import moment
 from ..fit import ellipsis, first_fit, short_name
@@ -187,56 +188,6 @@ def tally(game: Game, w: ForumWords) -> str:
     if missing:
         lines.append(w("not_voted", seats=", ".join(map(str, missing))))
     return "\n".join(lines)
-
-
-# --- who chooses now -----------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Act:
-    """A choice one seat may post in an open window."""
-
-    seat: int
-    action: str
-    gun: str = ""
-
-
-def acts(game: Game) -> list[Act]:
-    """The choices the open windows take, by the roles' data (``[forum.roles]``):
-    the Lawyer's and the Bouncer's by day, a Bomzh's owner's order; by night
-    each role's move, an MM team's shot and basement, the Tin Man's taken
-    guns. The core checks each post again when it is entered."""
-    if game.phase in ("setup", "ended"):
-        return []
-    s = state(game)
-    rules = forum_rules(game)
-    living = [x for x in game.seats if x.out is None]
-    found: list[Act] = []
-    if "day_choices" in s.open:
-        for seat in living:
-            if rules.role(seat.role).acts == "day":
-                found.append(Act(seat.number, rules.role(seat.role).action))
-        for _, owner in s.tramp_owner:
-            found += [Act(n, "order") for n in owner_seats(game, owner)]
-    if "night" in s.open:
-        for seat in living:
-            role = rules.role(seat.role)
-            if role.acts == "team":
-                found.append(Act(seat.number, "shoot"))
-            elif (
-                role.acts == "night"
-                or (role.acts == "first_night" and not s.vampire_done)
-                or (role.acts == "once" and seat.number not in s.block_used)
-            ):
-                found.append(Act(seat.number, role.action))
-            if (
-                seat.team in MM_TEAMS
-                and "no_basements" not in s.options
-                and seat.team not in s.basement_used
-            ):
-                found.append(Act(seat.number, "hide"))
-            found += [Act(seat.number, "fire", gun) for tin, gun in s.guns if tin == seat.number]
-    return found
 
 
 def act_label(game: Game, act: Act, w: ForumWords) -> str:

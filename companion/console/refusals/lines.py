@@ -8,7 +8,8 @@ taken and what a resume warns of are worded from ``refusal_script``; an
 OS error by its reason. A message with no words here stays as it is (and
 is logged): the reader's words are better than none.
 
-Imports no Textual: the command line and the table's process use it.
+Imports no Textual: the command line uses it. A table its process could
+not build is worded here by the error that process met (``TableFailed.reason``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import logging
 from functools import cache
 
+from ...live.table_messages import TableFailed
 from ...runner.journal_check import JournalDamaged, JournalError
 from ...runner.script import ScriptError
 from ...textfiles.regular_file import FileRefused
@@ -30,6 +32,8 @@ log = logging.getLogger(__name__)
 def error_line(error: BaseException, lang: str) -> str:
     """``error`` as one line for the user (the command line adds
     ``companion: `` before it; the console shows it in a notice)."""
+    if isinstance(error, TableFailed) and error.reason is not None:
+        error = error.reason  # what the table's process met, worded here
     if isinstance(error, FileRefused):  # not a regular file, or too large
         return error.said(lang)
     if isinstance(error, OSError) and error.filename is not None and error.strerror:

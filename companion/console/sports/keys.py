@@ -7,46 +7,32 @@ submits."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
-
-from textual.screen import Screen
 
 from ...core.events import (
     BestMoveMade,
-    Event,
     GameStopped,
-    NightChoiceMade,
     Nominated,
     OffenceCancelled,
     OffenceGiven,
     ProposalDismissed,
 )
+from ...core.sports.night_choice import choice_step, choices
 from ...core.sports.state import current_turn, table_or_blank
-from ...core.state import Game
 from ..consequences import consequence
-from ..dialogs import AskText, AskYesNo, PickOne, offence_choices, seat_numbers
+from ..dialogs import AskYesNo, PickOne, offence_choices, seat_numbers
+from ..game_screen import GameScreen
 from .seat_view import offence_name
 
 if TYPE_CHECKING:
-    from ...live.assembly import LiveTable
-    from ...live.table_process import TableProcess
     from ..words import Words
 
 
-class AskingKeys(Screen[None]):
+class AskingKeys(GameScreen):
     """The keys that ask the host something first (their dialogs are
     modal screens; what the host answers becomes one input)."""
 
-    table: LiveTable | TableProcess
     words: Words
-
-    @property
-    def game(self) -> Game | None:
-        return self.table.game
-
-    def submit(self, event: Event) -> None:
-        self.table.submit(event)
 
     def action_confirm_proposal(self) -> None:
         game = self.game
@@ -70,9 +56,6 @@ class AskingKeys(Screen[None]):
         game = self.game
         if game is not None and game.proposals:
             self.submit(ProposalDismissed(0))
-
-    def _ask(self, prompt: str, then: Callable[[str | None], None]) -> None:
-        self.app.push_screen(AskText(prompt), then)
 
     def _seats_from(self, text: str | None, low: int, high: int) -> list[int] | None:
         game = self.game
@@ -154,29 +137,16 @@ class AskingKeys(Screen[None]):
 
     def action_choice(self) -> None:
         game = self.game
-        state = table_or_blank(game) if game is not None else None
-        step = (
-            state.tonight[state.night_step]
-            if game is not None
-            and state is not None
-            and game.phase == "night"
-            and state.night_step < len(state.tonight)
-            else None
-        )
-        if game is None or step is None or step.action == "none":
+        step = choice_step(game) if game is not None else None
+        if game is None or step is None:
             self.notify(self.words("no_night_choice"))
             return
-        actors = [s.number for s in game.seats if s.out is None and s.role in step.roles]
 
         def answered(text: str | None) -> None:
             numbers = self._seats_from(text, 1, 2)
-            if numbers is None:
-                return
-            if len(numbers) == 2:
-                self.submit(NightChoiceMade(numbers[0], numbers[1]))
-                return
-            for actor in actors:  # one target for all who act (the mafia agreed)
-                self.submit(NightChoiceMade(actor, numbers[0]))
+            if numbers is not None:
+                for choice in choices(game, step, numbers):
+                    self.submit(choice)
 
         self._ask(self.words("ask_choice", step=step.name or step.id), answered)
 

@@ -10,6 +10,7 @@ is (console.tcss; the screen's size classes are set on a resize)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
@@ -18,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Digits, RichLog, Static
 
-from ...core.effects import Ignored, ProposeOffence, Say, TellHost
+from ...core.effects import Effect, Ignored, ProposeOffence, Say, TellHost
 from ...core.events import (
     HostAdvanced,
     SeatPressed,
@@ -26,14 +27,12 @@ from ...core.events import (
     TimeAdjusted,
     TimersPaused,
     TimersResumed,
-    Undone,
 )
 from ...core.sports.state import table_or_blank
 from ...core.state import Game
-from ...protocol.hostlog import HostLog
 from ...voice.catalogue_load import load_catalogue
 from ..history import Past
-from ..keymap import HostFooter, KeyRow, bind_host_keys, bind_map_keys, open_map
+from ..keymap import HostFooter, KeyRow, open_map
 from .keys import AskingKeys
 from .next_view import next_words
 from .seat_marks import choice_lines, nominees_stand
@@ -101,6 +100,13 @@ class TableScreen(AskingKeys):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(key, f"seat({n})", show=False) for key, n in SEAT_KEYS.items()
     ]
+    HOST_KEYS = HOST_KEYS
+    KEYS_SHOWN: ClassVar[dict[str, str]] = {
+        "space": "␣",
+        "right_square_bracket": "]",
+        "left_square_bracket": "[",
+    }
+    TICK_S = 0.1
 
     def __init__(
         self,
@@ -113,28 +119,18 @@ class TableScreen(AskingKeys):
     ) -> None:
         """``intro``: lines the log begins with (the deal's hash); ``past``:
         a resumed game's journal, whose lines the log is written with again."""
-        super().__init__()
-        self.seat_count = seat_count
-        self.intro = intro
-        self.past = past
-        self.table = table
         self.words = words
-        self.parts = parts
+        super().__init__(table, words, words, parts, intro, past)
+        self.seat_count = seat_count
         self.show_roles = False
         self.hold = False
-        self.update_seen: Update | None = None
         # The state before the last input that changed the game, and after it.
         self._before_input: Game | None = None
         self._after_input: Game | None = None
         self.log_lines: list[tuple[str, bool]] = []  # (line, only while roles are shown)
-        # The footer's words come in the host's language, so the host keys are
-        # bound per screen rather than in the class's BINDINGS.
-        bind_host_keys(self._bindings, HOST_KEYS, words, _KEY_SHOWN)
-        bind_map_keys(self._bindings, words)
         if table.simulated_seats is not None:  # practice speed on or off (app.py)
             self._bindings.bind("t", "app.practice_speed", words("key.practice"))
         self.catalogue = load_catalogue(words.lang)
-        self.host_lines = HostLog(lang=words.lang)
         # Buttons the last self-test found silent: not listened to, keys stand in.
         self.silent = silent_seats(table)
 
@@ -191,16 +187,8 @@ class TableScreen(AskingKeys):
         seats = KeyRow("", self.words("keymap.seat_keys"), self.words("keymap.seats"), None)
         open_map(self, self.words, [seats])
 
-    def on_mount(self) -> None:
-        for line in self.intro:
-            self._log(line)
-        if self.past is not None:
-            self._write_past(self.past)
+    def after_past(self) -> None:
         self._show_silent()
-        self.set_interval(0.1, self.tick)
-        game = self.update_seen.game if self.update_seen is not None else self.table.game
-        if game is not None:
-            self._show_game(game)
 
     # --- what the table tells ----------------------------------------------------
     def show_update(self, update: Update) -> None:
@@ -227,12 +215,9 @@ class TableScreen(AskingKeys):
             if isinstance(effect, Say) and effect.cue in UNDO_CUES and before is not None:
                 self._tell_undone(before, game, at)
 
-    def _write_past(self, past: Past) -> None:
-        """A resumed game's log as it was before the restart."""
-        if past.commitment:
-            self._log(self.words("commitment", hash=past.commitment))
+    def write_steps(self, steps: Sequence[tuple[float, Game, tuple[Effect, ...]]]) -> None:
         before: Game | None = None
-        for at, game, effects in past.steps:
+        for at, game, effects in steps:
             when = _clock(at)
             if game is not before:
                 for said, secret in choice_lines(before, game, self.words):
@@ -243,7 +228,6 @@ class TableScreen(AskingKeys):
                     secret = isinstance(effect, TellHost) and effect.what in SECRET
                     self._log(f"{when}  {line}", secret)
             before = game
-        self._log(self.words("resumed_here"))
 
     def _tell_undone(self, before: Game, after: Game, at: str) -> None:
         """Undo says what it took back and where the table stands again."""
@@ -274,6 +258,9 @@ class TableScreen(AskingKeys):
         for n in seats:
             self.query_one(f"#seat-{n}", SeatCard).border_title = self.words("silent_title")
 
+    def write_log(self, line: str) -> None:
+        self._log(line)
+
     def _log(self, line: str, secret: bool = False) -> None:
         self.log_lines.append((line, secret))
         if len(self.log_lines) > 2 * MAX_LOG_LINES:  # a long night stays small
@@ -287,10 +274,6 @@ class TableScreen(AskingKeys):
         for line, secret in self.log_lines[-MAX_LOG_LINES:]:
             if self.show_roles or not secret:
                 log.write(line)
-
-    def show_refusal(self, reason: str) -> None:
-        self._log("✗ " + self.words("refused", reason=reason))
-        self.notify(self.words("refused", reason=reason), severity="warning")
 
     def _log_line(self, game: Game, effect: object) -> str | None:
         if isinstance(effect, Say):
@@ -404,9 +387,6 @@ class TableScreen(AskingKeys):
     def action_adjust(self, seconds: int) -> None:
         self.submit(TimeAdjusted(seconds))
 
-    def action_undo(self) -> None:
-        self.submit(Undone())
-
     def action_roles(self) -> None:
         self.show_roles = not self.show_roles
         self._rewrite_log()
@@ -417,9 +397,6 @@ class TableScreen(AskingKeys):
         self.hold = not self.hold
         if self.game is not None:
             self._show_game(self.game)
-
-
-_KEY_SHOWN = {"space": "␣", "right_square_bracket": "]", "left_square_bracket": "["}
 
 
 def _window(game: Game) -> tuple[str, int] | None:

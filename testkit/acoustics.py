@@ -1,4 +1,4 @@
-"""Sound through the simulated club room (``bench/ears_room.py``'s).
+"""Sound through the simulated club room (``testkit/room.py``'s).
 
 ``Acoustics`` gives the impulse responses from any point of the room to
 every microphone: pyroomacoustics' image sources for the early reflections
@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from bench.ears_room import Table
+    from testkit.room import Table
 
 Floats = npt.NDArray[np.float64]
 RATE = 16_000

@@ -16,8 +16,8 @@ best ahead. Two microphone set-ups hear the same sound:
   and turned at random, as a host would put it down (``companion.ears.array``'s
   geometries: the ReSpeaker 6-mic circular kit by default).
 
-``bench/ears_acoustics.py`` carries the sound through the room. Speech is
-the corpus's (``bench/ears_corpus.py``: espeak-ng, several voices, rates and
+``testkit/acoustics.py`` carries the sound through the room. Speech is
+the corpus's (``testkit/corpus.py``: espeak-ng, several voices, rates and
 levels); the room's noise too: babble from two other tables, ventilation
 (pink) and the street (brown) from the ceiling, knocks and clatter on the
 table, chairs scraping, each a source in the room, with mains hum and the
@@ -42,10 +42,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from bench.ears_acoustics import Acoustics, convolve
-from bench.ears_corpus import LEVELS, SPEECH_RMS, _active_rms, _noise, pick_utterance, render
-from bench.ears_corpus import PHRASES as _PHRASES
 from companion.ears.array import GEOMETRIES
+from testkit.acoustics import Acoustics, convolve
+from testkit.corpus import LEVELS, SPEECH_RMS, active_rms, noise_track, pick_utterance, render
+from testkit.corpus import PHRASES as _PHRASES
 
 Audio = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
@@ -235,10 +235,10 @@ def _render(
         end = min(n, first + len(wet))
         speech[first:end] += wet[: end - first]
         if kind == "normal":
-            normal.append(_active_rms(wet[:, seats:].mean(axis=1)))
+            normal.append(active_rms(wet[:, seats:].mean(axis=1)))
     level = float(np.mean(normal)) if normal else 1.0
     noise = _room_noise(table, acoustics, rng, n)
-    noise *= (level * 10 ** (-snr_db / 20)) / _active_rms(noise[:, seats:].mean(axis=1))
+    noise *= (level * 10 ** (-snr_db / 20)) / active_rms(noise[:, seats:].mean(axis=1))
     mix = speech + noise
     electric = _electric(rng, n, len(acoustics.mics)) * level
     mix = (mix + electric) * (SPEECH_RMS / level)
@@ -287,9 +287,9 @@ def room_passes(
         (0.0, seat, _normal_phrase(rng), "normal", False) for seat in range(1, seats + 1)
     ]
     voices = _voices(table, acoustics, rng, lines)
-    level = float(np.mean([_active_rms(wet[:, seats:].mean(axis=1)) for wet in voices]))
+    level = float(np.mean([active_rms(wet[:, seats:].mean(axis=1)) for wet in voices]))
     noise = _room_noise(table, acoustics, rng, n, loop_s=None)
-    noise *= level / _active_rms(noise[:, seats:].mean(axis=1))
+    noise *= level / active_rms(noise[:, seats:].mean(axis=1))
     electric = _electric(rng, n, len(acoustics.mics)) * level
     passes = {}
     for db in levels:
@@ -335,12 +335,12 @@ def _room_noise(
     loop = n if loop_s is None else min(n, int(loop_s * RATE))
     out = np.zeros((n, len(acoustics.mics)))
     for (names, weights, _), rirs in zip(_NOISES, acoustics.responses(points), strict=True):
-        dry = sum(_noise(rng, loop, name, w) for name, w in zip(names, weights, strict=True))
+        dry = sum(noise_track(rng, loop, name, w) for name, w in zip(names, weights, strict=True))
         wet = convolve(np.asarray(dry), rirs)
         # the tail of the last round rings on into the next one
         ring = len(wet) - loop
         wet[:ring] += wet[loop:]
-        wet = wet[:loop] * (sum(weights) / _active_rms(wet[:loop, table.seats :].mean(axis=1)))
+        wet = wet[:loop] * (sum(weights) / active_rms(wet[:loop, table.seats :].mean(axis=1)))
         out += np.tile(wet, (n // loop + 1, 1))[:n]
     return out
 
@@ -365,7 +365,7 @@ def _near_seat(table: Table, rng: np.random.Generator, height: float, inward: fl
 def _electric(rng: np.random.Generator, n: int, mics: int) -> Floats:
     """Mains hum picked up alike on every channel (35 dB under normal speech)
     and each microphone's own hiss (50 dB under)."""
-    hum = _noise(rng, n, "hum", 10 ** (-35 / 20))
+    hum = noise_track(rng, n, "hum", 10 ** (-35 / 20))
     gains = rng.uniform(0.7, 1.3, mics)
     hiss = rng.standard_normal((n, mics)) * 10 ** (-50 / 20)
     return hum[:, None] * gains[None, :] + hiss

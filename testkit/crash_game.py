@@ -11,11 +11,11 @@ import json
 import math
 from typing import Any
 
-from bench.engine import Bot, parsed
 from companion.core.effects import Effect
 from companion.core.events import Event, TimerExpired
 from companion.runner.replay import ScriptReplay
 from companion.runner.session import GameSession
+from testkit.bots import Bot, parsed
 
 MARGIN = 2.0  # game-seconds between an input and the next pending deadline
 GRID = 20  # script times are multiples of 1/GRID s (clean numbers in the journal)

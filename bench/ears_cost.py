@@ -1,0 +1,110 @@
+"""What the whole listening process costs (issue 26): CPU seconds per
+second of audio, with and without the whisper channel.
+
+Run ``python bench/ears_cost.py`` (``--seconds 120``). A listening process
+is started as the table starts it (``python -m companion.ears.link FD``,
+its settings sent on the socket), its microphone a WAV file played at its
+own pace (``file:``: a block every 32 ms, as a card gives them): a stretch
+of the test part's pink clip (``bench/ears_hard.py``: lines, whispers,
+words and transients). Its CPU is the process's own (user + system, from
+the kernel: ``/proc/PID/stat`` when it says it listens, ``wait4``'s
+rusage when it has ended), so the start-up (imports, Silero's model) is
+left out and everything after it counted: the capture thread, the
+detector, the whisper channel, the messages. The load average is printed
+beside it: the figure is CPU time, not wall time, but a busy machine's
+caches and frequency move it a little.
+
+A Raspberry Pi 4 is estimated at ``PI_FACTOR`` times this machine's CPU
+time (``--pi-factor``); where the factor comes from is said in
+docs/listening.md ("The cost").
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import wave
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+
+from bench.ears_hard import PARTS, cached
+from companion.ears.hearing import EarsSettings
+
+RATE = 16_000
+#: a Pi 4 (Cortex-A72, 1.5-1.8 GHz) against this machine for single-threaded
+#: numpy and ONNX work: docs/listening.md, "The cost"
+PI_FACTOR = 6.0
+
+
+def process_cpu(pid: int) -> float:
+    """A live process's user + system CPU seconds, from the kernel."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def listening_cpu(wav: Path, detector: str) -> tuple[float, float, int]:
+    """(CPU seconds after start-up, start-up CPU seconds, utterances closed)."""
+    mine, theirs = socket.socketpair()
+    command = [sys.executable, "-m", "companion.ears.link", str(theirs.fileno())]
+    process = subprocess.Popen(command, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+    theirs.close()
+    conn = Connection(mine.detach())
+    conn.send(EarsSettings(device=f"file:{wav}", detector=detector))  # type: ignore[arg-type]
+    start_cpu, closed = 0.0, 0
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            break
+        if message[0] == "listening":
+            start_cpu = process_cpu(process.pid)
+        elif message[0] == "close":
+            closed += 1
+        elif message[0] in ("ended", "status"):
+            if message[0] == "status" and message[1] != "failed":
+                continue
+            break
+    conn.close()  # the process's order to stop
+    _, _, usage = os.wait4(process.pid, 0)
+    process.returncode = 0
+    total = usage.ru_utime + usage.ru_stime
+    return total - start_cpu, start_cpu, closed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--pi-factor", type=float, default=PI_FACTOR)
+    args = parser.parse_args()
+    clip = cached("speech", PARTS["test"], "pink", 0, 4.0)
+    samples = clip.samples[: int(args.seconds * RATE)]
+    with tempfile.TemporaryDirectory(prefix="ears-cost-") as folder:
+        wav = Path(folder) / "table.wav"
+        with wave.open(str(wav), "wb") as out:
+            out.setnchannels(1)
+            out.setsampwidth(2)
+            out.setframerate(RATE)
+            out.writeframes(np.round(samples * 32767).astype("<i2").tobytes())
+        seconds = len(samples) / RATE
+        for detector in ("silero", "silero-whisper"):
+            load = os.getloadavg()
+            cpu, start, closed = listening_cpu(wav, detector)
+            print(
+                f"{detector}: {cpu:.2f} s CPU for {seconds:.0f} s of audio = {cpu / seconds:.4f} s"
+                f" per second (a Pi 4 at x{args.pi_factor:g}: {cpu / seconds * args.pi_factor:.3f});"
+                f" start-up {start:.2f} s, not counted; {closed} utterances;"
+                f" load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+            )
+
+
+if __name__ == "__main__":
+    main()

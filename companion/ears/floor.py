@@ -1,0 +1,51 @@
+"""The room's floor: how loud the room is under the speech, per channel
+(or per band: ``whisper.Bands``), learned from every chunk heard
+(docs/listening.md, "The room's floor")."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from .capture import RATE
+
+CHUNK = 512  # detect.CHUNK: 32 ms at 16 kHz
+#: the room's floor: this percentile of the chunk levels heard in the last
+#: ``FLOOR_S`` (speech among them: a floor that a wrong start cannot freeze)
+FLOOR_S = 8.0
+FLOOR_PERCENTILE = 20.0
+#: chunks between two reckonings of the floor (it moves slowly)
+FLOOR_EVERY = 8
+#: quieter than any microphone's own hiss: a gap in the signal (a file's
+#: digital silence) counts as this loud, so that a floor never sinks to
+#: the -120 dB of zeros
+SILENT_DB = -90.0
+
+
+class RoomFloor:
+    """The room's level under the speech: ``FLOOR_PERCENTILE`` of each
+    channel's chunk levels over the last ``FLOOR_S`` seconds. Fed every
+    chunk, speech or not."""
+
+    def __init__(self, channels: int = 1, seconds: float = FLOOR_S) -> None:
+        self._size = max(1, round(seconds * RATE / CHUNK))
+        self._levels = np.zeros((self._size, channels))
+        self._count = 0
+        self._floor = np.zeros(channels)
+
+    def feed(self, levels: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """One chunk's levels (dB, one per channel); the floor under them."""
+        self._levels[self._count % self._size] = np.maximum(levels, SILENT_DB)
+        self._count += 1
+        if self._count <= FLOOR_EVERY or self._count % FLOOR_EVERY == 0:
+            heard = self._levels[: min(self._count, self._size)]
+            # The k-th lowest, not np.percentile's interpolation: the same to
+            # a fraction of a dB, and here 8 µs against 290 µs.
+            k = int(len(heard) * FLOOR_PERCENTILE / 100)
+            self._floor = np.partition(heard, k, axis=0)[k]
+        return self._floor
+
+    def lift(self, level: float) -> float:
+        """How far one channel's chunk stands above the room: ``level``
+        fed, less the floor."""
+        return level - float(self.feed([level])[0])

@@ -1,0 +1,115 @@
+"""The whisper channel, the floor per band and the short-word rule (issue
+26), on generated sound: espeak-ng's whispered Russian (no pitch, energy
+at 1-5 kHz) over pink noise, and the room's transients alone
+(``bench/ears_hard.py``). ``companion listen`` and the live
+listening process hear a recording alike."""
+
+from __future__ import annotations
+
+import wave
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bench.ears_corpus import render
+from bench.ears_hard import bed, near_room, transient
+from companion.ears.capture import BLOCK, Block
+from companion.ears.detect import Segmenter, segmenter_for, segments
+from companion.ears.hearing import EarsSettings, Hearing
+from companion.ears.review import review
+
+RATE = 16_000
+
+
+def _over(
+    bed_name: str, sound: np.ndarray[Any, Any], snr_db: float, seed: int
+) -> np.ndarray[Any, Any]:
+    """4 s of the bed, ``sound`` at ``snr_db`` over it, 1.5 s of the bed after."""
+    rng = np.random.default_rng(seed)
+    at = 4 * RATE
+    mix = bed(bed_name, rng, at + len(sound) + int(1.5 * RATE))
+    level = float(np.sqrt(np.mean(np.square(mix[:at], dtype=np.float64))))
+    mix[at : at + len(sound)] += sound * level * 10 ** (snr_db / 20)
+    return mix
+
+
+@pytest.fixture(scope="module")
+def whisper_in_pink() -> np.ndarray[Any, Any]:
+    rng = np.random.default_rng(5)
+    voice = render("Четвёртый, объясни свой голос", "ru+whisperf", 150)  # espeak-ng's whisper
+    return _over("pink", near_room(voice, rng), 12.0, seed=6)
+
+
+def test_a_whisper_over_pink_noise_is_heard_with_the_whisper_channel_only(
+    whisper_in_pink: np.ndarray[Any, Any],
+) -> None:
+    spoken = (4.0, 4.0 + (len(whisper_in_pink) / RATE - 5.5))
+    new = segments(whisper_in_pink, "silero-whisper")
+    assert len(new) == 1 and new[0].start < spoken[1] and new[0].end > spoken[0]
+    assert abs(new[0].start - spoken[0]) < 0.3
+    assert segments(whisper_in_pink, "silero") == []
+
+
+@pytest.mark.parametrize("name", ["scrape", "clatter", "paper", "knock", "chair"])
+@pytest.mark.parametrize("bed_name", ["pink", "brown"])
+def test_a_transient_alone_is_not_speech(name: str, bed_name: str) -> None:
+    rng = np.random.default_rng(11)
+    sounds = [transient(name, rng) for _ in range(3)]
+    gap = np.zeros(int(0.8 * RATE), dtype=np.float32)
+    train = np.concatenate([part for s in sounds for part in (s, gap)])
+    mix = _over(bed_name, train, 22.0, seed=12)
+    assert segments(mix, "silero-whisper") == []
+
+
+def test_a_loud_short_word_counts_with_the_short_word_rule_only() -> None:
+    """Eight chunks (0.26 s) standing 20 dB out of the room: too short for
+    the old minimum of 0.3 s, long enough for a loud word."""
+
+    def heard(segmenter: Segmenter) -> list[object]:
+        verdicts = [(0.0, 0.0)] * 10 + [(0.9, 20.0)] * 8 + [(0.0, 0.0)] * 30
+        out = [segmenter.feed(n * 0.032, p, d) for n, (p, d) in enumerate(verdicts)]
+        return [s for s in out if s is not None]
+
+    assert heard(Segmenter()) == []
+    assert len(heard(segmenter_for("silero-whisper"))) == 1
+
+
+def _wav(path: Path, samples: np.ndarray[Any, Any]) -> Path:
+    pcm = np.clip(np.round(samples * 32767), -32768, 32767).astype("<i2")
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        out.writeframes(pcm.tobytes())
+    return path
+
+
+def test_listen_and_the_live_process_give_the_same_segments(
+    whisper_in_pink: np.ndarray[Any, Any], tmp_path: Path
+) -> None:
+    rng = np.random.default_rng(8)
+    word = near_room(render("Спасибо.", "ru+f2", 185), rng)
+    line = near_room(render("Голосую за третьего", "ru+m1", 150), rng)
+    pad = np.zeros(RATE, dtype=np.float32)
+    level = float(np.sqrt(np.mean(np.square(whisper_in_pink[: 4 * RATE]))))
+    speech = np.concatenate([pad, word * level * 10, pad, line * level * 10, pad])
+    sound = np.concatenate([whisper_in_pink, speech + bed("pink", rng, len(speech))])
+    path = _wav(tmp_path / "table.wav", sound)
+    pcm = np.asarray(
+        np.frombuffer(path.read_bytes()[44:], dtype="<i2") / 32768.0, dtype=np.float32
+    )  # what the file holds, as the card would give it
+    offline = review(path, detector="silero-whisper")["segments"]
+    messages: list[tuple[Any, ...]] = []
+    hearing = Hearing(EarsSettings(detector="silero-whisper"), messages.append)
+    for first in range(0, len(pcm), BLOCK):
+        hearing.block(Block(pcm[first : first + BLOCK, None], first / RATE))
+    hearing.finish()
+    live = [
+        {"start": round(m[1], 3), "end": round(m[2], 3), "seat": m[3], "confidence": m[4]}
+        for m in messages
+        if m[0] == "close" and m[2] > m[1]
+    ]
+    assert len(offline) >= 3  # the whisper, the word and the line
+    assert live == offline
