@@ -101,3 +101,24 @@ def test_companion_hall_starts_its_broker_or_uses_the_one_listening(
         stop_broker(started)  # type: ignore[arg-type]
     said = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "Broker started: mosquitto -c" in said and "already listening" in said
+
+
+def test_standings_from_a_folder_of_protocols(tmp_path: Path) -> None:
+    """``companion hall standings FOLDER``: the board's exports on the
+    command line (the protocol as ``companion protocol --format json``)."""
+    journal = tmp_path / "game.jsonl"
+    played = _companion(
+        "replay", str(ROOT / "examples" / "tournament-red-win.jsonl"), "--journal", str(journal)
+    )
+    assert played.returncode == 0, played.stderr
+    folder = tmp_path / "protocols"
+    folder.mkdir()
+    made = _companion("protocol", str(journal), "--format", "json")
+    (folder / "game.json").write_text(made.stdout, encoding="utf-8")
+    done = _companion(
+        "hall", "standings", str(folder), "--csv", str(tmp_path / "s.csv"), "--lang", "en"
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "s.csv").read_text(encoding="utf-8-sig").count("\n") >= 2
+    nothing = _companion("hall", "standings", str(folder), "--lang", "en")
+    assert nothing.returncode == 2 and len(nothing.stderr.splitlines()) == 1

@@ -234,6 +234,18 @@ HELP_RU: dict[str, str] = {
     "the spectators' web pages": "веб-страницы для зрителей",
     "the address the web server listens on (0.0.0.0)": "адрес веб-сервера (0.0.0.0)",
     "the web server's port (8080)": "порт веб-сервера (8080)",
+    "the scoring scheme: a name in rulesets/scoring or a .toml file (tournament)": (
+        "схема очков: имя в rulesets/scoring или путь к файлу (tournament)"
+    ),
+    "the standings and the protocols' archive, from a folder or the hall's broker": (
+        "турнирная таблица и архив протоколов из папки или от брокера зала"
+    ),
+    "a folder of protocol JSON files (default: the protocols the hall's broker keeps)": (
+        "папка с протоколами JSON (по умолчанию протоколы, которые хранит брокер зала)"
+    ),
+    "write the standings as CSV": "записать таблицу в CSV",
+    "write the standings as an HTML page": "записать таблицу страницей HTML",
+    "write the protocols as one zip": "записать протоколы одним архивом",
 }
 
 #: metavars (the placeholder a user replaces: ``--journal ЖУРНАЛ``), as
@@ -268,6 +280,8 @@ METAVARS_RU: dict[str, str] = {
     "TABLE": "СТОЛ",
     "HOST": "АДРЕС",
     "PORT": "ПОРТ",
+    "SCHEME": "СХЕМА",
+    "FOLDER": "ПАПКА",
     "USER": "ПОЛЬЗОВАТЕЛЬ",
     "TTY": "КОНСОЛЬ",
     "dest": "КУДА",

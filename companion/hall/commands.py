@@ -4,7 +4,9 @@
   listening on its port, and says which), then the hall board;
 - ``companion hall init --event NAME --tables N``: the broker's folder;
 - ``companion hall add-table N``: the lines of table N's ``[hall]``;
-- ``companion hall web``: the spectators' pages.
+- ``companion hall web``: the spectators' pages;
+- ``companion hall standings [FOLDER]``: the board's exports from the
+  command line (hall/exports.py), from a folder or the broker.
 
 The parser's Russian help is in commands/help.py with every command's.
 """
@@ -98,7 +100,29 @@ def hall_parser(
         help="print the lines of a table's [hall] (adding the table if new)",
     )
     add.add_argument("table", metavar="TABLE", type=int, help="the table's number")
-    web = actions.add_parser("web", parents=[where], help="the spectators' web pages")
+    scheme = argparse.ArgumentParser(add_help=False)
+    scheme.add_argument(
+        "--scheme",
+        metavar="SCHEME",
+        default="tournament",
+        help="the scoring scheme: a name in rulesets/scoring or a .toml file (tournament)",
+    )
+    hall._add_action(scheme._actions[0])  # the board's scheme, for companion hall itself
+    standings = actions.add_parser(
+        "standings",
+        parents=[where, scheme],
+        help="the standings and the protocols' archive, from a folder or the hall's broker",
+    )
+    standings.add_argument(
+        "folder",
+        nargs="?",
+        metavar="FOLDER",
+        help="a folder of protocol JSON files (default: the protocols the hall's broker keeps)",
+    )
+    standings.add_argument("--csv", metavar="FILE", help="write the standings as CSV")
+    standings.add_argument("--html", metavar="FILE", help="write the standings as an HTML page")
+    standings.add_argument("--archive", metavar="FILE", help="write the protocols as one zip")
+    web = actions.add_parser("web", parents=[where, scheme], help="the spectators' web pages")
     web.add_argument(
         "--host",
         metavar="HOST",
@@ -118,12 +142,16 @@ def hall_command(args: argparse.Namespace) -> int:
     try:
         if action == "init":
             return _init(args, folder, lang)
+        if action == "standings" and args.folder:
+            return _standings(args, None, lang)
         hall = _read(folder, lang)
+        if action == "standings":
+            return _standings(args, hall, lang)
         if action == "add-table":
             return _add_table(hall, args.table, lang)
         if action == "web":
-            return _web(hall, args.host, args.port, lang)
-        return _run(hall, lang)
+            return _web(hall, args.host, args.port, lang, args.scheme)
+        return _run(hall, lang, args.scheme)
     except HallError as error:
         print(f"companion: {words.line('failed', lang, error=error)}", file=sys.stderr)
         return 2
@@ -211,7 +239,25 @@ def _broker(hall: Hall, lang: str) -> object | None:
     return process
 
 
-def _run(hall: Hall, lang: str) -> int:
+def _standings(args: argparse.Namespace, hall: Hall | None, lang: str) -> int:
+    """The board's exports from the command line (hall/exports.py)."""
+    from .exports import export_from_broker, export_standings
+
+    csv = Path(args.csv) if args.csv else None
+    html = Path(args.html) if args.html else None
+    archive = Path(args.archive) if args.archive else None
+    if hall is None:
+        return export_standings(
+            Path(args.folder), args.scheme, lang=lang, csv_path=csv, html_path=html,
+            archive_path=archive,
+        )  # fmt: skip
+    return export_from_broker(
+        hall.address(BOARD), hall.event, args.scheme, lang=lang, csv_path=csv, html_path=html,
+        archive_path=archive,
+    )  # fmt: skip
+
+
+def _run(hall: Hall, lang: str, scheme: str = "tournament") -> int:
     process = _broker(hall, lang)
     try:
         try:
@@ -219,7 +265,7 @@ def _run(hall: Hall, lang: str) -> int:
         except ImportError:
             print(words.line("board_missing", lang), file=sys.stderr)
             return _hold(process)
-        return int(run_board(hall.address(BOARD), hall.event, lang))
+        return int(run_board(hall.address(BOARD), hall.event, lang, scheme=scheme))
     finally:
         if process is not None:
             stop_broker(process)  # type: ignore[arg-type]
@@ -236,10 +282,10 @@ def _hold(process: object | None) -> int:
         return 0
 
 
-def _web(hall: Hall, host: str, port: int, lang: str) -> int:
+def _web(hall: Hall, host: str, port: int, lang: str, scheme: str = "tournament") -> int:
     try:
         from .web.server import serve  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         print(words.line("web_missing", lang), file=sys.stderr)
         return 1
-    return int(serve(hall.address(WEB), hall.event, host, port))
+    return int(serve(hall.address(WEB), hall.event, host, port, lang=lang, scheme=scheme))
