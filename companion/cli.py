@@ -78,6 +78,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .ops.service_command import service_command
 
             return service_command(args)
+        elif args.command == "hall":  # the tournament hall (docs/hall.md)
+            from .hall.commands import hall_command
+
+            return hall_command(args)
         elif args.command == "doctor":
             return doctor_command(console_lang, args.json, args.no_sound)
         else:

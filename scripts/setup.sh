@@ -2,7 +2,7 @@
 # Makes the machine ready to run the companion (or its tests): Debian packages,
 # a virtual environment in .venv and the Python packages from pyproject.toml.
 # Idempotent and quiet when there is nothing to do.
-# Usage: scripts/setup.sh [runtime|dev]
+# Usage: scripts/setup.sh [runtime|dev|hall]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 profile="${1:-runtime}"
@@ -18,6 +18,7 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 # C compiler (docs/club-setup.md, "The two commands").
 lists=(scripts/debian-packages.txt)
 [ "$profile" = dev ] && lists+=(scripts/debian-packages-dev.txt)
+[ "$profile" = hall ] && lists+=(scripts/debian-packages-hall.txt)  # the hall's machine (docs/hall.md)
 missing=()
 while read -r pkg _; do
   [ -z "$pkg" ] || [ "${pkg#\#}" != "$pkg" ] && continue

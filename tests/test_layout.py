@@ -131,6 +131,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("companion.club",),
     ("companion.ops",),
     ("companion.console", "companion.hall.board", "companion.hall.web"),
+    ("companion.hall.commands",),  # the hall's command line: below the parser that names it
     ("companion.commands",),
     ("companion.cli",),
 ]

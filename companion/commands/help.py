@@ -204,6 +204,48 @@ HELP_RU: dict[str, str] = {
     "enable it for the next boot, do not start it now": (
         "включить со следующей загрузки, сейчас не запускать"
     ),
+    # the tournament hall (companion/hall/commands.py, docs/hall.md)
+    "the tournament hall: the broker and the board (docs/hall.md)": (
+        "турнирный зал: брокер и табло (docs/hall.md)"
+    ),
+    "the hall's folder (default: hall in the club's data folder)": (
+        "папка зала (по умолчанию hall в папке данных клуба)"
+    ),
+    "write the broker's configuration, users and ACL": "создать настройки брокера, его пользователей и права доступа",
+    "the event's name in the topics (letters, digits, - and _)": (
+        "имя события в топиках (буквы, цифры, - и _)"
+    ),
+    "how many tables (numbered from 1)": "сколько столов (номера с 1)",
+    "how tables reach this machine (a name or address)": "как столы находят эту машину (имя или адрес)",
+    "the address the broker listens on (default: every one)": (
+        "адрес, на котором слушает брокер (по умолчанию все)"
+    ),
+    "the tables' port (1883)": "порт для столов (1883)",
+    "the spectators' read-only port (1884)": "порт зрителей, только чтение (1884)",
+    "TLS with a self-signed CA made here": "шифрование с удостоверяющим центром, созданным здесь",
+    "spectators may connect without a password (read-only)": (
+        "зрители могут подключаться без пароля (только чтение)"
+    ),
+    "make the hall anew (every password changes)": "создать зал заново (все пароли сменятся)",
+    "print the lines of a table's [hall] (adding the table if new)": (
+        "показать строки [hall] для стола (добавив стол, если его нет)"
+    ),
+    "the table's number": "номер стола",
+    "the spectators' web pages": "веб-страницы для зрителей",
+    "the address the web server listens on (0.0.0.0)": "адрес веб-сервера (0.0.0.0)",
+    "the web server's port (8080)": "порт веб-сервера (8080)",
+    "the scoring scheme: a name in rulesets/scoring or a .toml file (tournament)": (
+        "схема очков: имя в rulesets/scoring или путь к файлу (tournament)"
+    ),
+    "the standings and the protocols' archive, from a folder or the hall's broker": (
+        "турнирная таблица и архив протоколов из папки или от брокера зала"
+    ),
+    "a folder of protocol JSON files (default: the protocols the hall's broker keeps)": (
+        "папка с протоколами JSON (по умолчанию протоколы, которые хранит брокер зала)"
+    ),
+    "write the standings as CSV": "записать таблицу в CSV",
+    "write the standings as an HTML page": "записать таблицу страницей HTML",
+    "write the protocols as one zip": "записать протоколы одним архивом",
 }
 
 #: metavars (the placeholder a user replaces: ``--journal ЖУРНАЛ``), as
@@ -233,6 +275,13 @@ METAVARS_RU: dict[str, str] = {
     "DIR": "ПАПКА",
     "name": "МОДЕЛЬ",
     "URL": "АДРЕС",
+    "NAME": "ИМЯ",
+    "COUNT": "ЧИСЛО",
+    "TABLE": "СТОЛ",
+    "HOST": "АДРЕС",
+    "PORT": "ПОРТ",
+    "SCHEME": "СХЕМА",
+    "FOLDER": "ПАПКА",
     "USER": "ПОЛЬЗОВАТЕЛЬ",
     "TTY": "КОНСОЛЬ",
     "dest": "КУДА",

@@ -116,6 +116,9 @@ def parser(console_only: bool = False) -> argparse.ArgumentParser:
     club_parsers(sub, common)
     doctor_parser(sub, common)
     protocol_parsers(sub, common)
+    from ..hall.commands import hall_parser  # the tournament hall (docs/hall.md)
+
+    hall_parser(sub, common)
     return top
 
 

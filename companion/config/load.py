@@ -24,6 +24,7 @@ from .values import (
     SHIPPED_PIN_MAP,
     Config,
     ConfigError,
+    HallConfig,
     Lang,
     MicrophoneConfig,
     PathsConfig,
@@ -52,6 +53,7 @@ SECTIONS: dict[str, tuple[str, ...] | None] = {
         "above_room_db",
     ),
     "paths": ("journals", "games", "roster"),
+    "hall": ("host", "port", "user", "password", "event", "table", "tls_ca"),
 }
 LANGS: tuple[Lang, ...] = ("ru", "en")
 MODES: tuple[SeatsMode, ...] = ("auto", "gpio", "simulated")
@@ -68,6 +70,9 @@ MAX_DEVICE_INDEX = 1024
 #: A shipped pin map or ruleset by name: hardware/NAME.toml, rulesets/NAME.toml.
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
 _HARDWARE = SHIPPED_PIN_MAP.parent
+#: an event's name as a topic level: no MQTT wildcard, no separator
+_TOPIC_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
+MAX_TABLES = 999
 
 
 def read_config(path: Path) -> Config:
@@ -111,6 +116,7 @@ class _Reader:
         voice = self._section("voice")
         mic = self._section("microphone")
         paths = self._section("paths")
+        hall = self._section("hall")
         defaults = PathsConfig()
         from_file = {key for key in self.root.data if SECTIONS[key] is None}
         for name in SECTIONS:
@@ -151,6 +157,7 @@ class _Reader:
                 games=self._path(paths, "games") or defaults.games,
                 roster=self._path(paths, "roster") or defaults.roster,
             ),
+            hall=self._hall(hall),
             source=path,
             from_file=frozenset(from_file),
         )
@@ -206,6 +213,29 @@ class _Reader:
         if path is not None and not path.is_dir():
             table.fail(key, f"no such {what} folder: {show(str(path))}")
         return path
+
+    def _hall(self, table: TomlTable) -> HallConfig:
+        """[hall]: a host, then the event and the table's number are needed."""
+        host = self._text(table, "host", 253)
+        if host is None:
+            if table.data:
+                table.fail(next(iter(table.data)), "[hall] needs host (the hall's broker)")
+            return HallConfig()
+        event = self._text(table, "event", 64)
+        if event is None or not _TOPIC_NAME.match(event):
+            table.fail("event", "the event's name: letters, digits, - and _ (required)")
+        ca = self._path(table, "tls_ca")
+        if ca is not None and not ca.is_file():
+            table.fail("tls_ca", f"no such CA certificate file: {show(str(ca))}")
+        return HallConfig(
+            host=host,
+            port=table.int_("port", 1883, minimum=1, maximum=65535),
+            user=self._text(table, "user", MAX_NAME_CHARS),
+            password=self._text(table, "password", MAX_NAME_CHARS),
+            event=event,
+            table=table.int_("table", None, minimum=1, maximum=MAX_TABLES),
+            tls_ca=ca,
+        )
 
     def _ruleset(self, table: TomlTable) -> str:
         text = self._text(table, "ruleset", MAX_PATH_CHARS)

@@ -58,6 +58,9 @@ def config_toml(config: Config, path: Path, model_file: Path | None = None) -> s
     for section, keys in SECTIONS.items():
         if keys is None:
             continue
+        if section == "hall" and not config.hall.enabled:  # all or nothing: no host, no hall
+            lines += ["", "# [hall]  # default: not set (no tournament hall; docs/hall.md)"]
+            continue
         lines += ["", f"[{section}]"]
         values = getattr(config, section)
         assert [f.name for f in fields(values)] == list(keys), section

@@ -101,6 +101,24 @@ class PathsConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class HallConfig:
+    """The tournament hall's broker (docs/hall.md): off unless ``host`` is
+    set. ``companion hall add-table N`` prints these lines for table N."""
+
+    host: str | None = None  # the hall's broker; None: this table is no hall's
+    port: int = 1883
+    user: str | None = None
+    password: str | None = None
+    event: str | None = None  # the event's topic name (``mafia/<event>/...``)
+    table: int | None = None  # this table's number in the hall
+    tls_ca: Path | None = None  # the hall's CA certificate: TLS to the broker
+
+    @property
+    def enabled(self) -> bool:
+        return self.host is not None
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The effective configuration. ``source``: the file it was read from
     (None: defaults only); ``from_file``: the dotted keys the file set."""
@@ -111,6 +129,7 @@ class Config:
     voice: VoiceConfig = field(default_factory=VoiceConfig)
     microphone: MicrophoneConfig = field(default_factory=MicrophoneConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
+    hall: HallConfig = field(default_factory=HallConfig)
     source: Path | None = None
     from_file: frozenset[str] = frozenset()
 

@@ -346,6 +346,8 @@ class ConsoleApp(TableNews):
         ]
         if self.journal_path is not None:
             parts.append(w("journal_part", path=self.journal_path.stem))
+        if self.hall_status:  # the tournament hall's (docs/hall.md)
+            parts.append(self.hall_status)
         if table is not None and self.host.practice is not None and table.speed != 1.0:
             parts.insert(0, w("practice_part", speed=f"{table.speed:g}"))
         return " · ".join(parts)

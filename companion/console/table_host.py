@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
@@ -251,6 +251,7 @@ class TableHost:
             speed=self.speed,
             practice=self.practice is not None,
             threaded=self._threaded,
+            hall=_hall(config),
         )
         number = self.number + 1
         if self.own_process:
@@ -363,3 +364,12 @@ def _log_file() -> Path | None:
         if isinstance(handler, logging.FileHandler):
             return Path(handler.baseFilename)
     return None
+
+
+def _hall(config: Config) -> Any:
+    """The table's hall (None without ``[hall]``: nothing of it is imported)."""
+    if not config.hall.enabled:
+        return None
+    from ..hall.settings import hall_settings
+
+    return hall_settings(config)

@@ -46,6 +46,8 @@ class TableNews(App[None]):
     #: the listening process, as the table's notices tell (ears/health.py;
     #: None: nothing told yet, and the ears' package not even imported)
     ears_health: EarsHealth | None = None
+    #: the hall's line (docs/hall.md): «Зал: всё доставлено» or how much waits
+    hall_status: str = ""
 
     @property
     def table(self) -> AnyTable | None:
@@ -117,6 +119,10 @@ class TableNews(App[None]):
         if message.table != self.host.number:
             return
         what = message.what
+        if what == "hall":  # in the parts line, never a toast (hall/words.py)
+            self.hall_status = message.line
+            self._parts_again()
+            return
         from ..ears.health import HEALTH_NOTICES, QUIET_NOTICES  # light: no numpy
 
         if what in HEALTH_NOTICES:
@@ -145,6 +151,13 @@ class TableNews(App[None]):
             severity="information" if good else "error" if loud else "warning",
             timeout=30 if loud else 15,
         )
+
+    def _parts_again(self) -> None:
+        from .forum.screen import ForumScreen
+        from .sports.screen import TableScreen
+
+        if isinstance(self.screen, TableScreen | ForumScreen):
+            self._show_parts(self.screen)
 
     def _ears_changed(self, what: str, line: str) -> None:
         """The listening process's health anew: to systemd's status text (the

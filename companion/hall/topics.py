@@ -17,10 +17,13 @@ by (game, seq) at the receiver.
   ([{"seat", "why"}]), ``fouls`` ({seat: count}), ``rights_lost``
   ({seat: [right, ...]}), ``nominations`` ([seat, ...]), ``votes``
   ({seat: count} once announced, else null), ``result`` (null or
-  {"winner": side}), ``announcement`` (the last public caption), ``seats``
-  (the number of seats), ``players`` ({seat: name}).
-- ``captions`` (QoS 1, not retained): {"game", "seq", "text"} per public
-  caption.
+  {"winner": [team, ...], "reason"}), ``announcement`` (the last public
+  caption), ``seats`` (the number of seats), ``players`` ({seat: name}),
+  ``day``, ``schema`` (1), ``at`` (wall-clock epoch seconds when the table
+  took the input: the board's lag is measured from it).
+- ``captions`` (QoS 1, not retained): {"game", "seq", "part", "text"} per
+  public caption (``part``: the caption's place among its input's, so that
+  one input's two captions are not each other's duplicates).
 - ``protocol/<game>`` (QoS 1, retained): the game's protocol, byte for byte
   ``companion protocol --format json`` (roles revealed: only after the end).
 - ``link`` (retained; the client's last will says ``offline``):

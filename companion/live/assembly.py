@@ -161,6 +161,11 @@ class LiveTable:
         self.deadlines = procedures.WATCHES[rules.procedure](rules, self.submit, wall)
         if self.deadlines is not None and session.game is not None:
             self.deadlines.changed(session.game)  # a resumed game's open windows
+        self.hall: Any = None
+        if spec.hall is not None:  # paho and the hall's modules: only for a table of a hall
+            from ..hall.table_link import TableHall
+
+            self.hall = TableHall(spec.hall, self)
         self._thread: threading.Thread | None = None
         self._closed = False
         self._watched = -1  # the inputs count the journal watch last saw
@@ -269,6 +274,8 @@ class LiveTable:
             self.ears.start()
         if self.deadlines is not None and self.spec.threaded:
             self.deadlines.start()
+        if self.hall is not None:
+            self.hall.start()
 
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
@@ -306,6 +313,7 @@ class LiveTable:
             self.loop.run_pending()
             self.loop.close_writer()  # started, never run
         for part, closing in (
+            ("hall", self.hall.close if self.hall is not None else None),
             ("voice", self.voice.close),
             ("seats", self.seats.close if self.seats is not None else None),
             ("journal", self.session.journal.close if self.session.journal else None),
@@ -396,6 +404,8 @@ class LiveTable:
             log.exception("saying %s failed", cue)
 
     def _post(self, update: Update) -> None:
+        if self.hall is not None:
+            self.hall.offer(update)
         if self._on_update is None:
             return
         try:

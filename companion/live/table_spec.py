@@ -49,6 +49,8 @@ class TableSpec:
     threaded: bool = True
     #: the microphone (None: no ears): its flags are proposed to the host
     ears: EarsSettings | None = None
+    #: the tournament hall's broker (hall/settings.py HallSettings; None: no hall)
+    hall: Any = None
 
 
 @dataclass(frozen=True, slots=True)

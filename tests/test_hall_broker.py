@@ -1,0 +1,123 @@
+"""The hall's security, by a real Mosquitto on ``companion hall init``'s
+configuration (tests/hall_broker.py): what each user may write and read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hall_broker import (
+    Listener,
+    hall,  # noqa: F401  (the fixture)
+    needs_mosquitto,
+    payloads,
+    play_at_table,
+    publish_as,
+)
+from helpers import EXAMPLES
+
+from companion.config.rulesets import load_ruleset
+from companion.hall.broker import BOARD, SPECTATOR, Hall, credentials
+from companion.hall.settings import HallSettings
+from companion.hall.topics import STATE, BrokerAddress, table_topic
+
+pytestmark = needs_mosquitto
+
+
+def _spectators(h: Hall, user: str = SPECTATOR) -> BrokerAddress:
+    address = h.address(user, "127.0.0.1")
+    return BrokerAddress("127.0.0.1", h.spectator_port, address.username, address.password)
+
+
+def test_table_3_cannot_publish_as_table_4(hall: Hall) -> None:  # noqa: F811
+    board = Listener(hall.address(BOARD, "127.0.0.1"), "mafia/cup/table/+/state")
+    try:
+        publish_as(
+            hall.address("table3", "127.0.0.1"), table_topic("cup", 4, STATE), b'{"forged":1}'
+        )
+        publish_as(hall.address("table4", "127.0.0.1"), table_topic("cup", 4, STATE), b'{"own":4}')
+        publish_as(hall.address("table3", "127.0.0.1"), table_topic("cup", 3, STATE), b'{"own":3}')
+        got = board.take()
+    finally:
+        board.close()
+    assert sorted(p for _, p, _ in got) == [b'{"own":3}', b'{"own":4}']
+
+
+def test_a_table_reads_nothing_of_another(hall: Hall) -> None:  # noqa: F811
+    table3 = Listener(hall.address("table3", "127.0.0.1"), "#")
+    board = Listener(hall.address(BOARD, "127.0.0.1"), "#")
+    try:
+        publish_as(hall.address("table4", "127.0.0.1"), table_topic("cup", 4, STATE), b"{}")
+        assert board.take()  # it was published
+        assert table3.take(1.0) == []
+    finally:
+        table3.close()
+        board.close()
+
+
+def test_the_spectator_cannot_publish(hall: Hall) -> None:  # noqa: F811
+    board = Listener(hall.address(BOARD, "127.0.0.1"), "#")
+    watcher = Listener(_spectators(hall), "mafia/cup/table/+/state")
+    try:
+        publish_as(_spectators(hall), table_topic("cup", 3, STATE), b'{"forged":1}')
+        publish_as(hall.address(BOARD, "127.0.0.1"), table_topic("cup", 3, STATE), b'{"forged":2}')
+        assert board.take(1.5) == []
+        publish_as(hall.address("table3", "127.0.0.1"), table_topic("cup", 3, STATE), b'{"own":3}')
+        assert [p for _, p, _ in watcher.take()] == [b'{"own":3}']  # it reads
+    finally:
+        board.close()
+        watcher.close()
+
+
+def test_no_anonymous_client_and_no_wrong_password(hall: Hall) -> None:  # noqa: F811
+    import paho.mqtt.client as mqtt
+
+    answers = []
+    for user, password, port in (
+        (None, None, hall.port),
+        ("table3", "wrong", hall.port),
+        (None, None, hall.spectator_port),  # anonymous spectators are off unless enabled
+        ("table3", credentials(hall.folder)["table3"], hall.port),  # the control
+    ):
+        said: list[object] = []
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        client.on_connect = lambda c, u, f, reason, p, said=said: said.append(reason)
+        if user:
+            client.username_pw_set(user, password)
+        client.connect("127.0.0.1", port, 5)
+        for _ in range(100):
+            client.loop(0.05)
+            if said:
+                break
+        client.disconnect()
+        answers.append(getattr(said[0], "is_failure", None) if said else "no answer")
+    assert answers == [True, True, True, False]
+
+
+def test_the_board_sees_no_role_before_the_end(hall: Hall, tmp_path: Path) -> None:  # noqa: F811
+    """A whole game played at table 3; a subscriber to ``#`` with the board's
+    user: no payload names a role or a team until the protocol arrives."""
+    board = Listener(hall.address(BOARD, "127.0.0.1"), "#")
+    settings = HallSettings(hall.address("table3", "127.0.0.1"), "cup", 3, tmp_path / "outbox")
+    script = EXAMPLES / "tournament-red-win.jsonl"
+    table = play_at_table(script, tmp_path / "journals" / "game1.jsonl", settings)
+    try:
+        got = board.wait_for(lambda topic, _: "/protocol/" in topic, timeout=20)
+    finally:
+        table.close()
+        board.close()
+    rules = load_ruleset("tournament")
+    secret = {role.id for role in rules.roles} | {team.id for team in rules.teams}
+    # up to the end's own state (who won is public once it has ended)
+    end = next(i for i, (_, p, _) in enumerate(got) if b'"phase":"ended"' in p)
+    before = got[:end]
+    assert len(before) > 20
+    for topic, payload, _ in before:
+        assert topic.startswith("mafia/cup/table/3/")
+        text = payload.decode()
+        for word in secret:
+            assert f'"{word}"' not in text, (topic, word, text[:200])
+    states = [p for p in payloads(got) if "phase" in p]
+    assert states[0]["game"] == "game1" and states[-1]["phase"] == "ended"
+    protocol = json.loads(got[-1][1])
+    assert any(word in json.dumps(protocol) for word in secret)  # roles revealed at the end
