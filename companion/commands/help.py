@@ -104,8 +104,8 @@ HELP_RU: dict[str, str] = {
         "с --layout array: файл companion calibrate (по умолчанию — клуба)"
     ),
     "the game's journal: flags from its phases": "журнал игры: отметки по её фазам",
-    "the voice-activity detector (silero, as at the live table)": (
-        "детектор речи (silero, как за живым столом)"
+    "the voice-activity detector (silero-whisper, as at the live table)": (
+        "детектор речи (silero-whisper, как за живым столом)"
     ),
     "how far a voice must stand above the room's floor (11; [microphone] above_room_db)": (
         "на сколько децибел голос громче фона комнаты (11; [microphone] above_room_db)"

@@ -29,7 +29,7 @@ from ..protocol.formats import csv_cell
 from ..protocol.verify import MAX_PROTOCOL, ProtocolFileError, read_json
 from ..textfiles.printable import printable
 from ..textfiles.regular_file import read_regular
-from .hall_words import words
+from .board_words import words
 from .model import HallModel
 from .scoring import Scheme, ScoringError, find_scheme
 from .standings import Game, Row, places, points_text, standings

@@ -12,10 +12,11 @@ carries, and only once the game has ended.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ..core.sports.state import TableState, queued_turn
-from ..core.state import Game
+from ..core.sports.state import TableState, queued_turn, table_seat
+from ..core.state import Game, Seat
 from ..core.step import rights_day
 from ..core.views import phase_name
 
@@ -23,7 +24,13 @@ from ..core.views import phase_name
 SCHEMA = 1
 
 #: a seat's rights lost for the day, by the seat's field that takes each
-_RIGHTS = (("speak", "silenced_day"), ("nominate", "no_nomination_day"), ("vote", "no_vote_day"))
+#: the rights a seat can lose for a day, with the day it lost each (the
+#: speech is the sports table's own mark, the others the shared seat's)
+_RIGHTS: tuple[tuple[str, Callable[[Game, Seat], int]], ...] = (
+    ("speak", lambda game, seat: table_seat(game, seat.number).silenced_day),
+    ("nominate", lambda game, seat: seat.no_nomination_day),
+    ("vote", lambda game, seat: seat.no_vote_day),
+)
 
 
 def public_state(
@@ -80,7 +87,7 @@ def _rights_lost(game: Game, day: int) -> dict[str, list[str]]:
     lost: dict[str, list[str]] = {}
     for seat in game.seats:
         if seat.out is None:
-            rights = [right for right, kept in _RIGHTS if getattr(seat, kept) == day]
+            rights = [right for right, lost_on in _RIGHTS if lost_on(game, seat) == day]
             if rights:
                 lost[str(seat.number)] = rights
     return lost

@@ -24,8 +24,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from ...textfiles.printable import printable
+from ..board_words import words
 from ..exports import write_exports
-from ..hall_words import words
 from ..model import HallModel
 from ..scoring import Scheme, ScoringError, find_scheme
 from ..standings import standings

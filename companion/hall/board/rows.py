@@ -4,7 +4,7 @@ in, text out), so the app only lays them out and the tests read them."""
 from __future__ import annotations
 
 from ...textfiles.printable import printable
-from ..hall_words import clock, phase_words, words
+from ..board_words import clock, phase_words, words
 from ..model import TableView
 from ..standings import Row, places, points_text
 

@@ -17,7 +17,7 @@ import html
 import json
 from typing import Any
 
-from ..hall_words import PHASES, words
+from ..board_words import PHASES, words
 
 #: the OBS overlay's fixed size (a browser source of this size in OBS)
 OVERLAY_WIDTH, OVERLAY_HEIGHT = 800, 140

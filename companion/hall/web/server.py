@@ -29,8 +29,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from ..board_words import words
 from ..exports import standings_rows
-from ..hall_words import words
 from ..model import HallModel
 from ..scoring import Scheme, ScoringError, find_scheme
 from ..standings import standings
