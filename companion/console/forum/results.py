@@ -1,7 +1,7 @@
 """The forum host's two panes after each deadline: what to post publicly
 (the announcements, in order) and what to tell whom privately (the notes,
 by recipient). Read off the game's protocol records (``public`` and
-``private``, written by ``core.forum_dusk.announce`` and ``tell``): a
+``private``, written by ``core.forum.dusk.announce`` and ``tell``): a
 batch is everything from one ``deadline`` record to the next, the first
 one the deal (each player's role, the teams, the balance).
 """

@@ -1,6 +1,6 @@
 """The forum game's part of the set-up screen: the date of the first game
 day (today by default) and the options announced with the balance
-(``core.rules_forum.FORUM_OPTIONS``): the two-sided deal, no basements,
+(``core.forum.rules.FORUM_OPTIONS``): the two-sided deal, no basements,
 the multi-function Mafia's Child."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ an f-string or ``str.format`` written as ``{}`` and every repr as
 id into a phase, a list into "2, 3, 6") and the line in each language,
 its ``{0}``, ``{1}`` ... the placeholders in the core's order. Here the
 refusals of a game (``IllegalInput``); a malformed input's (``BadEvent``)
-are in ``refusal_inputs``. tests/test_refusals.py walks the core's source
+are in ``refusals/inputs.py``. tests/test_refusals.py walks the core's source
 and fails on a template that is in neither, so a new refusal is worded
 before it ships.
 
@@ -19,7 +19,7 @@ gives them.
 
 from __future__ import annotations
 
-#: the kinds of placeholder (refusals.py words each):
+#: the kinds of placeholder (refusals/wording.py words each):
 #: seat, num: a number as it stands; what: which seat of the input
 #: ("seat", "target" ...); role, team, step, phase, timer, timers, action,
 #: cost, offence, ruleset, window, deadline, deadlines, options, option,
@@ -29,7 +29,7 @@ from __future__ import annotations
 Entry = tuple[tuple[str, ...], str, str]
 
 REFUSALS: dict[str, Entry] = {
-    # --- the day (day.py, sports_table.py) -------------------------------------------
+    # --- the day (core/sports/day.py, procedure.py) -------------------------------------------
     "seat {} may nominate only in their own speech": (
         ("seat",),
         "игрок {0} выставляет только в свою минуту",
@@ -255,7 +255,7 @@ REFUSALS: dict[str, Entry] = {
         "{0}игрок {1} уже вне игры",
         "{0}seat {1} is out of the game",
     ),
-    # --- the forum game (forum.py, forum_posts.py, forum_outcome.py) -------------
+    # --- the forum game (core/forum/procedure.py, posts.py, outcome.py) -------------
     "the {} window is not open": (
         ("window",),
         "окно «{0}» не открыто",

@@ -1,6 +1,6 @@
 """What an input is called and how it can be malformed, in the host's
 words, Russian and English (the core's refusals of a game are in
-``refusal_words``).
+``refusals/wording.py``).
 
 ``MALFORMED``: companion/core/events.py's ``BadEvent`` messages, an input
 that no state of the game could take (a seat number that is no number);
@@ -167,7 +167,7 @@ JOURNAL_REFUSALS: dict[str, Entry] = {
 }
 
 #: input name (runner/codec.py) -> the console's key for its key's name:
-#: (table, key), the table "words" (words.py) or "forum" (forum_words.py)
+#: (table, key), the table "words" (words.py) or "forum" (forum/words.py)
 INPUT_KEYS: dict[str, tuple[str, str]] = {
     "next": ("words", "key.next"),
     "nominate": ("words", "key.nominate"),

@@ -4,7 +4,7 @@ core's own words, which name inputs and keys as a script writes them).
 
 A script's line the game refused is worded as the console words a refusal
 (``refusals``); a line that does not parse, a journal that cannot be
-taken and what a resume warns of are worded from ``refusal_script``; an
+taken and what a resume warns of are worded from ``refusals/script.py``; an
 OS error by its reason. A message with no words here stays as it is (and
 is logged): the reader's words are better than none.
 

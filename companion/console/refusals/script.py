@@ -12,7 +12,7 @@ an entry's English is empty. The names a script is written in (its keys
 are, in «»: the author looks for them in the file. tests/test_refusals.py
 walks those modules and fails on a message that is not here.
 
-Kinds besides the refusals' (refusal_words.py): shown (a value as
+Kinds besides the refusals' (refusals/wording.py): shown (a value as
 ``codec.shown`` echoes it), number (a bound), path, list (as given, not
 cut), json (the JSON reader's complaint), hidden, holder (who holds a
 journal).
@@ -201,7 +201,7 @@ SCRIPT_LINES: dict[str, Entry] = {
 }
 
 #: a journal that could not be taken or read (runner/journal.py,
-#: journal_check.py, journal_lock.py), and the game it holds (live/table_process.py)
+#: journal_check.py, journal_lock.py), and the game it holds (live/table_serve.py)
 JOURNAL_LINES: dict[str, Entry] = {
     "{}: is a folder, not a journal": (("path",), "{0}: это папка, а не журнал", ""),
     "{}: journal exists; use 'companion resume {}'": (

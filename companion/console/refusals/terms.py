@@ -37,7 +37,7 @@ TIMERS: dict[str, tuple[str, str]] = {
     "night": ("шаг ночи", "night step"),
 }
 
-#: night and forum actions -> words (a forum screen's own, forum_words.py,
+#: night and forum actions -> words (a forum screen's own, forum/words.py,
 #: come first for the forum's)
 ACTIONS: dict[str, tuple[str, str]] = {
     "none": ("без выбора", "no choice"),

@@ -6,9 +6,9 @@ does not act in night step 'doctor'``), and stays so: they are also the
 script authors' errors, and tests match them. The table hands the console
 ``input: message`` (runner/loop.py, runner/replay.py), ``nominate: ...``.
 This module matches the message against the core's templates
-(``refusal_words``, ``refusal_inputs``), turns each argument into words
+(``core_words.py``, ``inputs.py``), turns each argument into words
 (a role id into the ruleset's name, a phase into a phase, a list into
-"2, 3, 6", a float to one decimal; ``refusal_terms``) and the input's
+"2, 3, 6", a float to one decimal; ``terms.py``) and the input's
 name into the key the console shows for it. A message with no words
 here becomes a plain Russian line, its original in the log, never
 English on a Russian screen.
@@ -400,7 +400,7 @@ _KINDS: dict[str, _Kind] = {
     "clause": _clause,
     "index": _hidden,
     "disk": _disk,
-    # a script's or journal's line that could not be read (refusal_script.py)
+    # a script's or journal's line that could not be read (refusals/script.py)
     "hidden": _hidden,
     "path": _whole,
     "list": _whole,

@@ -2,7 +2,7 @@
 The core works it out (``core/sports/ahead.py``: the state ``HostAdvanced``
 would make now); here it is only said. The forum game's windows close by
 deadline, so its screen shows the next deadline instead
-(forum_view.clock_view)."""
+(forum/view.py's clock_view)."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ def _marks_ways(flags: tuple[tuple[str, str], ...]) -> list[str]:
     return ["  ".join(said), " ".join(said), " ".join(numbered), " ".join(marks)]
 
 
-#: the number key of seats 10-12 (table_screen.SEAT_KEYS); 1-9 are their own
+#: the number key of seats 10-12 (sports/screen.py's SEAT_KEYS); 1-9 are their own
 KEY_SHOWN = {10: "0", 11: "-", 12: "="}
 
 

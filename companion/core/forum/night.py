@@ -5,7 +5,7 @@ state at the start of the night (P1, amb.2) and every effect lands
 together at its end; one outcome per target from all the actions aimed at
 it (P2). The «форс-мажоры» are per-target cases here, each with its
 clause. Pure: ``resolve`` reads a ``Night`` and returns a ``Morning``
-(both in ``forum_morning``); ``forum_dusk`` reads the one from the
+(both in ``forum/morning.py``); ``forum/dusk.py`` reads the one from the
 cabinets and writes the other into the game.
 """
 
