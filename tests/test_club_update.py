@@ -156,7 +156,9 @@ def test_update_installs_the_release_and_puts_the_old_one_back_if_it_does_not_st
         and "(" + str(new) + ", 0.2.0) was put back" in refused.stderr
     )
     assert running() == str(new / "companion" / "__init__.py")
-    assert club.run_process("config", "show").stdout.startswith(f"# companion config: {club.config} (read)")
+    assert club.run_process("config", "show").stdout.startswith(
+        f"# companion config: {club.config} (read)"
+    )
 
 
 # --- players --------------------------------------------------------------------------
