@@ -95,7 +95,7 @@ def test_replay_and_resume_and_demo(club: dict[str, str], journal: Path, tmp_pat
         ("resume", journal),
         ("demo",),
     ):
-        done = companion(club, *args)
+        done = companion_process(club, *args)  # demo's one real process in the suite
         assert done.returncode == 0, done.stderr
         assert inert(done.stdout) and inert(done.stderr), args
         if "--json" not in args:  # the text names the ruleset by its title
