@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_here import companion_here
 from helpers import ROOT
 
 from companion.runner.journal import Journal
@@ -54,6 +55,11 @@ class Club:
         self.roster = folder / "roster.toml"
 
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """``companion ARGS`` on this machine, run in this process
+        (cli_here.py); ``run_process`` starts one, as a user would."""
+        return companion_here(*args, env=self.env, cwd=self.folder)
+
+    def run_process(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "companion.cli", *args],
             env=self.env,

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cli_here import companion_here
 from helpers import EXAMPLES, ROOT
 
 #: seeds whose deal gives exactly the roles the example scripts list (found
@@ -61,6 +62,12 @@ def dealt_script(game: str, folder: Path) -> Path:
 
 
 def companion(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """``companion ARGS``, run in this process (cli_here.py): the
+    arguments, files and words; ``companion_process`` starts one."""
+    return companion_here(*args, cwd=ROOT)
+
+
+def companion_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
     """``python -m companion.cli ARGS`` as a user runs it."""
     return subprocess.run(
         [sys.executable, "-m", "companion.cli", *map(str, args)],

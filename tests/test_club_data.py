@@ -36,7 +36,7 @@ def test_a_backup_restores_every_file_with_its_time_and_mode(club: Club, tmp_pat
     usb.mkdir()
     before = club.files()
     times = {name: (club.folder / name).stat().st_mtime for name in before if ".lock" not in name}
-    made = club.run("backup", str(usb))
+    made = club.run_process("backup", str(usb))
     assert made.returncode == 0, made.stderr
     archive = only_backup(usb)
     assert str(archive) in made.stdout and "контрольные суммы сходятся" in made.stdout
@@ -46,17 +46,17 @@ def test_a_backup_restores_every_file_with_its_time_and_mode(club: Club, tmp_pat
     # goes (its [paths]), a backup never does (issue 24).
     for name in before.keys() - {"config.toml"}:
         (club.folder / name).unlink()
-    back = club.run("restore", str(usb))
+    back = club.run_process("restore", str(usb))
     assert back.returncode == 0, back.stderr
     assert club.files() == before
     for name, mtime in times.items():  # a protocol's date is read off its journal's time
         assert (club.folder / name).stat().st_mtime == pytest.approx(mtime, abs=1e-3)
     journal = club.journals / "2026-12-01_20-15-03.jsonl"
     assert journal.stat().st_mode & 0o777 == 0o600
-    resumed = club.run("resume", str(journal))
+    resumed = club.run_process("resume", str(journal))
     assert resumed.returncode == 0 and "no lock file" not in resumed.stderr  # its end is checked
 
-    again = club.run("restore", str(usb), "--lang", "en")
+    again = club.run_process("restore", str(usb), "--lang", "en")
     assert again.returncode == 0 and "new files: 0" in again.stdout
 
 
@@ -240,7 +240,7 @@ def test_a_journal_being_written_is_copied_up_to_its_last_whole_line(
         whole = path.read_bytes()
         with path.open("ab") as stream:  # a line the game is writing right now
             stream.write(json.dumps(demo_records[30]).encode()[:25])
-        made = club.run("backup", str(usb))
+        made = club.run_process("backup", str(usb))
         assert made.returncode == 0, made.stderr
         assert f"{path.name}: журнал идущей игры, скопирован до строки 30" in made.stdout
 
@@ -249,7 +249,7 @@ def test_a_journal_being_written_is_copied_up_to_its_last_whole_line(
         other.config.write_text(
             club.config.read_text().replace(str(club.folder), str(other.folder))
         )
-        restored = other.run("restore", str(usb), "--keep-config")
+        restored = other.run_process("restore", str(usb), "--keep-config")
         assert restored.returncode == 0, restored.stderr
         copy = other.journals / path.name
         assert copy.read_bytes() == whole
@@ -260,7 +260,7 @@ def test_a_journal_being_written_is_copied_up_to_its_last_whole_line(
         for record in demo_records[30:35]:
             game.append(record)
         playing = path.read_bytes()
-        here = club.run("restore", str(usb), "--force")
+        here = club.run_process("restore", str(usb), "--force")
         assert here.returncode == 0, here.stderr
         assert f"журнал идущей игры не тронут: {path}" in here.stdout
         assert path.read_bytes() == playing

@@ -45,7 +45,7 @@ def release(tmp_path: Path, version: str) -> Path:
 def test_update_dry_run_names_both_versions_and_changes_nothing(club: Club, tmp_path: Path) -> None:
     new = release(tmp_path, "0.2.0")
     installed = sys.modules["companion"].__file__
-    run = club.run("update", str(new), "--dry-run", "--lang", "en")
+    run = club.run_process("update", str(new), "--dry-run", "--lang", "en")
     assert run.returncode == 0, run.stderr
     assert f"Installed now: companion {companion_version()} from {ROOT}" in run.stdout
     assert f"New release: companion 0.2.0 from {new}" in run.stdout
@@ -68,14 +68,14 @@ def test_update_refuses_what_is_not_a_release_and_waits_for_the_game(
     other = tmp_path / "other"
     other.mkdir()
     (other / "pyproject.toml").write_text('[project]\nname = "other"\nversion = "1.0"\n')
-    assert "not a companion source folder" in one_line_error(club.run("update", str(other)))
+    assert "not a companion source folder" in one_line_error(club.run_process("update", str(other)))
 
     new = release(tmp_path, "0.2.0")
     game = club.play(demo_records[:10], "2026-12-01_22-00-00")
     try:
-        refused = one_line_error(club.run("update", str(new)))
+        refused = one_line_error(club.run_process("update", str(new)))
         assert "a game is in progress" in refused and "2026-12-01_22-00-00.jsonl" in refused
-        told = club.run("update", str(new), "--force", "--dry-run")
+        told = club.run_process("update", str(new), "--force", "--dry-run")
         assert told.returncode == 0 and "идёт игра" in told.stderr
     finally:
         game.close()
@@ -156,16 +156,18 @@ def test_update_installs_the_release_and_puts_the_old_one_back_if_it_does_not_st
         and "(" + str(new) + ", 0.2.0) was put back" in refused.stderr
     )
     assert running() == str(new / "companion" / "__init__.py")
-    assert club.run("config", "show").stdout.startswith(f"# companion config: {club.config} (read)")
+    assert club.run_process("config", "show").stdout.startswith(
+        f"# companion config: {club.config} (read)"
+    )
 
 
 # --- players --------------------------------------------------------------------------
 
 
 def test_players_lists_the_roster(club: Club) -> None:
-    run = club.run("players", "--lang", "en")
+    run = club.run_process("players", "--lang", "en")
     assert run.returncode == 0, run.stderr
     assert f"The club's players ({club.roster}): 1" in run.stdout
     assert "Анна" in run.stdout and "12" in run.stdout and "2026-11-30" in run.stdout
     club.roster.write_text("players = 3\n")
-    assert "roster.toml" in one_line_error(club.run("players"))
+    assert "roster.toml" in one_line_error(club.run_process("players"))

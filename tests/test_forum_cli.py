@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from forum_table import Table, dead, role, said, told
-from protocol_games import companion
+from protocol_games import companion_process
 
 
 def _fm_8() -> Table:
@@ -64,7 +64,7 @@ SCRIPTS: dict[str, Callable[[], Table]] = {
 
 
 def _replay_process(path: Path) -> dict[str, object]:
-    done = companion("replay", path, "--json")  # a real process, as a user runs it
+    done = companion_process("replay", path, "--json")  # a real process, as a user runs it
     assert done.returncode == 0, done.stderr
     printed: dict[str, object] = json.loads(done.stdout)
     return printed

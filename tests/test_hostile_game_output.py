@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_here import companion_here
 from helpers import EXAMPLES, ROOT
 
 #: what an attacker puts in a name: the clipboard, a screen clear, 8-bit CSI, RLO
@@ -43,6 +44,12 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def companion(env: dict[str, str], *args: str | Path) -> subprocess.CompletedProcess[str]:
+    """The command run in this process (cli_here.py): what it prints is
+    what a process prints; ``companion_process`` starts one."""
+    return companion_here(*args, env=env, cwd=ROOT)
+
+
+def companion_process(env: dict[str, str], *args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "companion.cli", *map(str, args)],
         cwd=ROOT,
@@ -63,7 +70,7 @@ def inert(text: str) -> bool:
 def journal(club: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A club game journaled under a file name with escapes in it."""
     path = tmp_path_factory.mktemp("games") / f"game{HOSTILE}.jsonl"
-    done = companion(club, "replay", EXAMPLES / "club-ladder.jsonl", "--journal", path)
+    done = companion_process(club, "replay", EXAMPLES / "club-ladder.jsonl", "--journal", path)
     assert done.returncode == 0, done.stderr
     assert inert(done.stdout) and "\\x1b]52" in done.stdout  # the title, shown
     return path
@@ -88,7 +95,7 @@ def test_replay_and_resume_and_demo(club: dict[str, str], journal: Path, tmp_pat
         ("resume", journal),
         ("demo",),
     ):
-        done = companion(club, *args)
+        done = companion_process(club, *args)  # demo's one real process in the suite
         assert done.returncode == 0, done.stderr
         assert inert(done.stdout) and inert(done.stderr), args
         if "--json" not in args:  # the text names the ruleset by its title
@@ -103,7 +110,7 @@ def test_a_live_replay_captions_and_host_log(club: dict[str, str], tmp_path: Pat
     setup = next(line for line in lines if '"input": "setup"' in line)
     script = tmp_path / "short.jsonl"
     script.write_text(setup + '\n{"after": 1, "input": "stop", "reason": "конец"}\n', "utf-8")
-    done = companion(club, "replay", script, "--realtime", "--captions", "--speed", "100")
+    done = companion_process(club, "replay", script, "--realtime", "--captions", "--speed", "100")
     assert done.returncode == 0, done.stderr
     assert inert(done.stdout) and inert(done.stderr)
     assert "роль Мирный житель\\x1b]52;c;" in done.stderr

@@ -11,14 +11,12 @@ from __future__ import annotations
 import copy
 import json
 import random
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import EXAMPLES, ROOT
+from helpers import EXAMPLES
 from protocol_games import companion, journal_of
 
 from companion.config.rulesets import load_ruleset
@@ -337,10 +335,7 @@ def test_verify_deal_of_a_tampered_protocol(
     change(data)
     path = tmp_path / "protocol.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "verify-deal", str(path), *extra, "--lang", "en"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    done = companion("verify-deal", path, *extra, "--lang", "en")
     out = done.stdout + done.stderr
     assert done.returncode == status, out
     assert said in out

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from helpers import EXAMPLES
-from protocol_games import NAMES, SEEDS, companion, dealt_script, journal_of
+from protocol_games import NAMES, SEEDS, companion, companion_process, dealt_script, journal_of
 
 from companion.config.rulesets import load_ruleset
 from companion.core.state import Game
@@ -152,7 +152,7 @@ def test_the_html_is_one_self_contained_printable_page(
 
 def test_the_protocol_goes_to_a_file_with_o(journals: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "p.html"
-    run = companion("protocol", journals["tournament"], "--format", "html", "-o", out)
+    run = companion_process("protocol", journals["tournament"], "--format", "html", "-o", out)
     assert run.returncode == 0 and run.stdout == ""
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
@@ -193,7 +193,7 @@ def test_verify_deal_says_fair_for_a_real_deal(
     journals: dict[str, Path], game: str, tmp_path: Path
 ) -> None:
     path = _protocol_file(journals[game], tmp_path)
-    run = companion("verify-deal", path, "--lang", "en")
+    run = companion_process("verify-deal", path, "--lang", "en")  # as a user runs it
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.count("\n") == 1 and "the deal is fair" in run.stdout
 
