@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.screen import Screen
+from textual.widgets import Static
 
 from ..core.effects import Effect
 from ..core.events import Event, Undone
@@ -27,6 +28,19 @@ if TYPE_CHECKING:
 
 #: the screen's words: the console's (``Words``) or a procedure's own over them
 Said = Callable[..., str]
+
+
+def put(widget: Static, content: object, classes: str | None = None) -> None:
+    """Show ``content`` (and ``classes``) in ``widget`` unless it shows them
+    already: an update lays the screen out again even when nothing changed,
+    and a host key updates every card (40 % of a key's time was that)."""
+    shown = (content, classes)
+    if getattr(widget, "_put_shown", None) == shown:
+        return
+    widget.update(content)  # type: ignore[arg-type]  # what Static.update takes
+    if classes is not None:
+        widget.set_classes(classes)
+    widget._put_shown = shown  # type: ignore[attr-defined]
 
 
 class GameScreen(Screen[None]):

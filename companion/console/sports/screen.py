@@ -31,6 +31,7 @@ from ...core.events import (
 from ...core.sports.state import table_or_blank
 from ...core.state import Game
 from ...voice.catalogue_load import load_catalogue
+from ..game_screen import put
 from ..history import Past
 from ..keymap import HostFooter, KeyRow, open_map
 from .keys import AskingKeys
@@ -297,17 +298,17 @@ class TableScreen(AskingKeys):
                 if seat.number in self.silent:
                     look = keyed(look, seat.number, self.words)
                 assert isinstance(card, Static)
-                card.update(look.text)
-                card.set_classes(" ".join(look.classes))
-        self.query_one("#phase", Static).update(phase_line(game, self.words))
-        self.query_one("#next", Static).update(self._next_line(game))
+                put(card, look.text, " ".join(look.classes))
+        put(self.query_one("#phase", Static), phase_line(game, self.words))
+        put(self.query_one("#next", Static), self._next_line(game))
         standing = nominees_stand(game)
         nominees = ", ".join(map(str, table_or_blank(game).nominees)) if standing else ""
         empty = self.words("no_nominees") if standing else ""  # no line at night
-        self.query_one("#nominees", Static).update(
-            self.words("nominees", seats=nominees) if nominees else empty
+        put(
+            self.query_one("#nominees", Static),
+            self.words("nominees", seats=nominees) if nominees else empty,
         )
-        self.query_one("#votes", Static).update(votes_line(game, self.words))
+        put(self.query_one("#votes", Static), votes_line(game, self.words))
         self._show_proposals(game)
         self.tick()
         for footer in self.query(HostFooter):
