@@ -33,8 +33,10 @@ import numpy.typing as npt
 
 from .capture import RATE, Samples
 from .floor import RoomFloor
-from .segmenter import KEEP_DB as KEEP_DB
-from .segmenter import LIFT_DB, Segment, Segmenter
+from .segmenter import KEEP_DB as KEEP_DB  # named here too: imported with the detector
+from .segmenter import LIFT_DB as LIFT_DB
+from .segmenter import Segment as Segment
+from .segmenter import Segmenter as Segmenter
 from .whisper import Bands
 
 CHUNK = 512  # Silero's window at 16 kHz: 32 ms

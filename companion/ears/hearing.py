@@ -212,8 +212,8 @@ class Hearing:
         mono = loudest(self._mics(chunk))
         # its mean square once: the detector's lift and the loudness alike
         power = np.square(mono[:, None], dtype=np.float64).sum(axis=0) / len(mono) + 1e-12
-        heard, lifts = self._voicing.hear(mono, 0, power)
-        probability, lift = float(heard[0]), float(lifts[0])
+        probabilities, lifts = self._voicing.hear(mono, 0, power)
+        probability, lift = float(probabilities[0]), float(lifts[0])
         level = 10.0 * float(np.log10(power[0]))  # detect.level_db
         if self._voicing.whispered[0]:
             level += WHISPER_LOUDNESS_DB  # a voice at the table (detect.WHISPER_LOUDNESS_DB)
