@@ -42,9 +42,9 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.naive import pct
-from companion.ears.capture import BLOCK, Block
+from companion.ears.capture import Block
 from companion.ears.detect import DEFAULT_DETECTOR, DETECTORS, DetectorName
-from companion.ears.hearing import EarsSettings, Hearing
+from companion.ears.hearing import LISTEN_BLOCK, EarsSettings, Hearing
 from companion.ears.watch import LevelGate
 from testkit.corpus import Clip, make_corpus, room_only
 
@@ -86,9 +86,9 @@ def listen(clip: Clip, detector: DetectorName) -> Heard:
     now = [0.0]
     hearing = Hearing(EarsSettings(detector=detector), lambda m: messages.append((now[0], m)))
     started = time.process_time()
-    for first in range(0, len(clip.samples), BLOCK):
-        now[0] = (first + BLOCK) / RATE  # the block is whole when it arrives
-        hearing.block(Block(clip.samples[first : first + BLOCK, None], first / RATE))
+    for first in range(0, len(clip.samples), LISTEN_BLOCK):  # as the card gives them
+        now[0] = (first + LISTEN_BLOCK) / RATE  # the block is whole when it arrives
+        hearing.block(Block(clip.samples[first : first + LISTEN_BLOCK, None], first / RATE))
     hearing.finish()
     cpu = time.process_time() - started
     found: list[Said] = []

@@ -14,6 +14,10 @@ detector, the whisper channel, the messages. The load average is printed
 beside it: the figure is CPU time, not wall time, but a busy machine's
 caches and frequency move it a little.
 
+``--wakes`` measures instead, in this process, what the same work costs
+woken as a card wakes it: 20 s of the clip through ``hearing.Hearing``
+back to back, then paced at one, two and four chunks a wake.
+
 A Raspberry Pi 4 is estimated at ``PI_FACTOR`` times this machine's CPU
 time (``--pi-factor``); where the factor comes from is said in
 docs/listening.md ("The cost").
@@ -27,6 +31,8 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import wave
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -36,7 +42,9 @@ if __package__ in (None, ""):
 
 import numpy as np
 
-from companion.ears.hearing import EarsSettings
+from companion.ears.capture import Block
+from companion.ears.detect import CHUNK
+from companion.ears.hearing import EarsSettings, Hearing
 from testkit.hard_corpus import PARTS, cached
 
 RATE = 16_000
@@ -80,12 +88,36 @@ def listening_cpu(wav: Path, detector: str) -> tuple[float, float, int]:
     return total - start_cpu, start_cpu, closed
 
 
+def wakes(samples: np.ndarray, seconds: float = 20.0) -> None:
+    """``Hearing``'s CPU per second of audio, back to back and paced."""
+    clip = samples[: int(seconds * RATE)]
+    waiting = threading.Event()
+    for per_wake in (0, 1, 2, 4):
+        hearing = Hearing(EarsSettings(), lambda message: None)
+        size = CHUNK * max(1, per_wake)
+        started, origin = time.process_time(), time.monotonic()
+        for first in range(0, len(clip), size):
+            delay = origin + first / RATE - time.monotonic()
+            if per_wake and delay > 0:
+                waiting.wait(delay)
+            hearing.block(Block(clip[first : first + size, None], first / RATE))
+        cpu = (time.process_time() - started) / (len(clip) / RATE)
+        how = f"paced, {per_wake} chunk(s) a wake" if per_wake else "back to back"
+        load = os.getloadavg()
+        print(f"Hearing in-process, {how}: {cpu:.4f} s per second of audio;"
+              f" load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--pi-factor", type=float, default=PI_FACTOR)
+    parser.add_argument("--wakes", action="store_true", help="in-process, paced (see above)")
     args = parser.parse_args()
     clip = cached("speech", PARTS["test"], "pink", 0, 4.0)
+    if args.wakes:
+        wakes(clip.samples)
+        return
     samples = clip.samples[: int(args.seconds * RATE)]
     with tempfile.TemporaryDirectory(prefix="ears-cost-") as folder:
         wav = Path(folder) / "table.wav"

@@ -3,7 +3,8 @@ today's detector and the whisper channel side by side, in the same run.
 
 ``python bench/ears.py --part tuning|test`` runs it (``--part old``: the
 issue-10 corpus as before). Each clip goes through the listening process's
-own code (``hearing.Hearing``, fed 32 ms blocks as a card gives them).
+own code (``hearing.Hearing``, fed 64 ms blocks, ``LISTEN_BLOCK``, as the
+card gives them).
 Silero hears each clip once (its CPU is counted once) and both detectors
 are fed its verdicts, so they differ only in what issue 26 added: the
 whisper channel, the floor per band and the short-word rule.
@@ -33,9 +34,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bench.naive import pct
-from companion.ears.capture import BLOCK, Block
+from companion.ears.capture import Block
 from companion.ears.detect import CHUNK, DetectorName, SileroJudge, Voicing, segmenter_for
-from companion.ears.hearing import EarsSettings, Hearing
+from companion.ears.hearing import LISTEN_BLOCK, EarsSettings, Hearing
 from testkit.hard_corpus import BEDS, PARTS, SNRS, HardClip, Said, cached
 
 RATE = 16_000
@@ -83,9 +84,9 @@ def hear(clip: HardClip, verdicts: np.ndarray, detector: DetectorName) -> tuple[
     hearing._voicing = Voicing(Replay(verdicts), whisper=detector == NEW)
     hearing._segmenter = segmenter_for(detector)
     started = time.process_time()
-    for first in range(0, len(clip.samples), BLOCK):
-        now[0] = (first + BLOCK) / RATE
-        hearing.block(Block(clip.samples[first : first + BLOCK, None], first / RATE))
+    for first in range(0, len(clip.samples), LISTEN_BLOCK):  # as the card gives them
+        now[0] = (first + LISTEN_BLOCK) / RATE
+        hearing.block(Block(clip.samples[first : first + LISTEN_BLOCK, None], first / RATE))
     hearing.finish()
     cpu = time.process_time() - started
     found: list[Found] = []

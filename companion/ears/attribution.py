@@ -258,16 +258,17 @@ class ChannelSegments:
             self._count += 1
             for channel, segmenter in enumerate(self._segmenters):
                 probability = float(heard[channel]) if row[channel] else 0.0
+                sounding = bool(row[channel] and self._voicing.sounding[channel])
                 # A silent seat's segmenter, closed and with only silence in
                 # its window, would learn nothing from one more silent chunk.
-                if probability == 0.0 and segmenter.open_since is None:
+                if probability == 0.0 and not sounding and segmenter.open_since is None:
                     if self._silent[channel] >= segmenter.window:
                         continue
                     self._silent[channel] += 1
                 else:
                     self._silent[channel] = 0
                 was_open = segmenter.open_since is not None
-                found = segmenter.feed(at, probability, float(lifts[channel]))
+                found = segmenter.feed(at, probability, float(lifts[channel]), sounding)
                 if not was_open and segmenter.open_since is not None:
                     first = self._chunk_of(segmenter.open_since)
                     self._since[channel] = (first, self._tally(first, channel))

@@ -49,7 +49,6 @@ from .detect import (
     WHISPER_LOUDNESS_DB,
     DetectorName,
     Voicing,
-    level_db,
     segmenter_for,
 )
 
@@ -65,6 +64,13 @@ NO_LEVEL = -120.0
 #: the recogniser hears this much before an utterance's onset (its first
 #: syllable is often in the chunks before the detector was sure)
 LEAD_CHUNKS = 10
+#: the card's (and a ``file:`` device's) block: two chunks, a wake-up every
+#: 64 ms. Woken every 32 ms the process finds its caches cold each time and
+#: its per-chunk work (Silero's included) costs about six times what it
+#: does run back to back; two chunks a wake cut the whole process's CPU by
+#: a quarter (bench/ears_cost.py, docs/listening.md "The cost") for at
+#: most 32 ms more before a flag. The segments are the same whatever the block.
+LISTEN_BLOCK = 2 * CHUNK
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +93,11 @@ class EarsSettings:
 def open_listener(settings: EarsSettings) -> Listener:
     device = settings.device
     if device is not None and device.startswith(FILE_PREFIX):
-        return WavListener(Path(device[len(FILE_PREFIX) :]), realtime=True, blocksize=CHUNK)
-    return SoundDeviceListener(device, rate=RATE, channels=settings.channels, blocksize=CHUNK)
+        path = Path(device[len(FILE_PREFIX) :])
+        return WavListener(path, realtime=True, blocksize=LISTEN_BLOCK)
+    return SoundDeviceListener(
+        device, rate=RATE, channels=settings.channels, blocksize=LISTEN_BLOCK
+    )
 
 
 class Hearing:
@@ -201,11 +210,15 @@ class Hearing:
         # The detector hears the loudest channel: with a microphone per seat,
         # the speaker's own; one Silero per channel would cost ten times more.
         mono = loudest(self._mics(chunk))
-        (probability, lift), level = self._voicing(mono), level_db(mono)
+        # its mean square once: the detector's lift and the loudness alike
+        power = np.square(mono[:, None], dtype=np.float64).sum(axis=0) / len(mono) + 1e-12
+        probabilities, lifts = self._voicing.hear(mono, 0, power)
+        probability, lift = float(probabilities[0]), float(lifts[0])
+        level = 10.0 * float(np.log10(power[0]))  # detect.level_db
         if self._voicing.whispered[0]:
             level += WHISPER_LOUDNESS_DB  # a voice at the table (detect.WHISPER_LOUDNESS_DB)
         was_open = self._segmenter.open_since is not None
-        segment = self._segmenter.feed(at, probability, lift)
+        segment = self._segmenter.feed(at, probability, lift, bool(self._voicing.sounding[0]))
         opened = self._segmenter.open_since
         if probability >= self._segmenter.threshold:
             self._levels = [*self._levels[-(self._segmenter.window - 1) :], level]
