@@ -153,10 +153,10 @@ class TableNews(App[None]):
         )
 
     def _parts_again(self) -> None:
-        from .forum.screen import ForumScreen
-        from .sports.screen import TableScreen
+        from .game_screen import GameScreen
 
-        if isinstance(self.screen, TableScreen | ForumScreen):
+        # every procedure's table screen, whichever registered it (console/procedures.py)
+        if isinstance(self.screen, GameScreen):
             self._show_parts(self.screen)
 
     def _ears_changed(self, what: str, line: str) -> None:
