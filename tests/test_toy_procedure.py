@@ -1,6 +1,6 @@
 """A third procedure needs no line of companion/ (issue 25 part 3's
 proof): the toy game of tests/toy_game/ is registered by this test
-(``procedures.register``), its ruleset file read by the ruleset reader
+(``registry.register``: the lines a built-in has in each registry), its ruleset file read by the ruleset reader
 (its own ``[toy]`` section through its ``read_rules``), played by the
 engine from set-up to its end, and replayed from a table script to the
 replay JSON, in this process and by ``companion replay`` in another."""
@@ -33,6 +33,7 @@ from companion.protocol import report
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import read_script
 from tests.toy_game import procedure as toy
+from tests.toy_game import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 TOY = ROOT / "tests" / "toy_game" / "toy.toml"
@@ -41,9 +42,9 @@ ROLES = ("red", "blue", "red", "blue")
 
 @pytest.fixture(autouse=True, scope="module")
 def registered() -> Iterator[None]:
-    toy.register()
+    registry.register()
     yield
-    toy.unregister()
+    registry.unregister()
 
 
 def _rules_text() -> str:
@@ -148,12 +149,12 @@ def test_a_table_script_replays_to_the_replay_json(tmp_path: Path) -> None:
 
 
 #: ``companion replay --json``, its command line's own main, in a process
-#: whose only addition is the toy's registry line: the real command cannot
-#: register a procedure by itself (no plug-in lookup), so the line runs first
+#: whose only addition is the toy's registry lines: the real command cannot
+#: register a procedure by itself (no plug-in lookup), so the lines run first
 REPLAY = """
 import sys
-from tests.toy_game import procedure
-procedure.register()
+from tests.toy_game import registry
+registry.register()
 from companion.cli import main
 sys.exit(main(["replay", sys.argv[1], "--json", "--lang", "en"]))
 """

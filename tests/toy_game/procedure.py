@@ -10,13 +10,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import cast
 
-from companion.core import outcome, procedures
+from companion.core import outcome
 from companion.core.events import Event, GameSetUp, HostAdvanced, Nominated
 from companion.core.lights import IDLE, OFF, STEADY
 from companion.core.rules import ProcedureRules, RulesetReader
 from companion.core.state import Game, Out, ProcedureState, Result
 from companion.core.step import MicrophoneRule, Procedure, Step, living, living_seat, require
-from companion.protocol.procedures import SUMMARIES, SummaryPart, no_nominees
 from companion.textfiles.toml_table import TomlTable
 
 
@@ -139,18 +138,3 @@ PROCEDURE = Procedure(
     read_rules=_read,
     night_steps=False,
 )
-
-
-def register() -> None:
-    """The registry lines a built-in procedure has: core/procedures.py's,
-    and the replay JSON's (protocol/procedures.py: nobody stands for a vote
-    in the toy, it adds no keys of its own)."""
-    procedures.register(PROCEDURE)
-    SUMMARIES[PROCEDURE.name] = SummaryPart(no_nominees)
-
-
-def unregister() -> None:
-    """Take the toy out of the registries again, so that a test of the
-    registries themselves in the same process sees only the built-in ones."""
-    procedures.PROCEDURES.pop(PROCEDURE.name, None)
-    SUMMARIES.pop(PROCEDURE.name, None)
