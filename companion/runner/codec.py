@@ -135,13 +135,15 @@ class _Inputs:
     Built again when the registry changes (a test registers its toy game)."""
 
     def __init__(self) -> None:
-        self.key: tuple[int, ...] = ()
+        self.key: tuple[tuple[str, tuple[type[ProcedureEvent], ...]], ...] = ()
         self.events: dict[str, type[ProcedureEvent]] = {}
         self.shapes: dict[str, Shape] = dict(_CORE_SHAPES)
         self.allowed: dict[str, frozenset[str]] = {}
 
     def fresh(self) -> _Inputs:
-        key = tuple(id(procedure) for procedure in PROCEDURES.values())
+        # what the table is built from, not the procedures' ids: an id may
+        # come back for another object once a test's procedure is gone
+        key = tuple((procedure.name, procedure.events) for procedure in PROCEDURES.values())
         if key != self.key:
             self.events = _procedure_events()
             self.shapes = {**_CORE_SHAPES, **{n: _shape(e) for n, e in self.events.items()}}
