@@ -67,8 +67,8 @@ values = st.recursive(
 def script_lines(draw: st.DrawFn) -> dict[str, Any]:
     """One input with its own keys (and sometimes a stray one), each given
     a random value, sometimes a well-formed one."""
-    name = draw(st.sampled_from(sorted(codec.SHAPES)))
-    required, optional = codec.SHAPES[name]
+    name = draw(st.sampled_from(sorted(codec.shapes())))
+    required, optional = codec.shapes()[name]
     line: dict[str, Any] = {"input": name}
     for key in (
         *required,

@@ -259,3 +259,21 @@ def test_a_leak_into_a_procedure_is_found() -> None:
         REGISTRY: {"companion.core.forum.procedure"},
     }
     assert procedure_leaks(edges, known) == ["companion.core.timing -> companion.core.sports.state"]
+
+
+#: the journal's and the scripts' line <-> event codec: a procedure's own
+#: inputs reach it through the registry (``Procedure.events``), never by name
+CODEC = ("companion.runner.codec", "companion.runner.fields")
+
+
+def test_the_codec_names_no_procedures_inputs() -> None:
+    """Issue 25 part 3: a procedure with inputs of its own brings them
+    without a change to the codec."""
+    edges = graph()
+    named = [
+        f"{module} -> {other}"
+        for module in CODEC
+        for other in sorted(edges[module])
+        if other.startswith(PROCEDURE_PACKAGES)
+    ]
+    assert named == []

@@ -34,7 +34,7 @@ from companion.console.refusals.inputs import INPUT_WORDS, JOURNAL_REFUSALS, MAL
 from companion.console.refusals.wording import input_word, match, refusal_line
 from companion.console.sports.screen import TableScreen
 from companion.core.events import FLAG_KINDS
-from companion.runner.codec import SHAPES
+from companion.runner.codec import shapes
 from companion.runner.script import ScriptError
 
 CORE = ROOT / "companion" / "core"
@@ -209,7 +209,7 @@ def test_a_refusal_reads_in_russian_and_english(template: str) -> None:
 
 
 def test_every_input_has_the_hosts_word_for_it() -> None:
-    for name in SHAPES:
+    for name in shapes():
         assert name in INPUT_WORDS, name
         ru, en = input_word(name, "ru"), input_word(name, "en")
         assert ru and not LATIN.findall(ru), (name, ru)

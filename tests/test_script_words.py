@@ -31,7 +31,7 @@ from companion.console.refusals.lines import error_line, journal_warning
 from companion.console.refusals.script import JOURNAL_DAMAGE, JOURNAL_LINES, SCRIPT_LINES
 from companion.console.refusals.terms import shown_words
 from companion.console.refusals.wording import compiled, match
-from companion.runner import codec
+from companion.runner import codec, fields
 from companion.runner.journal_check import JournalDamaged, JournalError
 from companion.runner.script import ScriptError
 from companion.textfiles.toml_table import DataFileError
@@ -41,6 +41,7 @@ PACKAGE = ROOT / "companion"
 #: ``append`` is a warning added to ``warnings`` or ``notes``
 SOURCES: dict[str, dict[str, int]] = {
     "runner/codec.py": {"BadEvent": 0},
+    "runner/fields.py": {"BadEvent": 0},
     "runner/script.py": {"BadEvent": 0, "fail": 0, "ScriptError": 3},
     "commands/play.py": {"ScriptError": 3},
     "console/script_inputs.py": {"ScriptError": 3},
@@ -102,7 +103,7 @@ def reader_templates() -> dict[str, tuple[str, str]]:
             argument = node.args[calls[call]]
             where = f"{name}:{node.lineno}"
             kind = "damage" if call == "JournalDamaged" else "journal"
-            kind = "script" if name in ("runner/codec.py", "runner/script.py", "commands/play.py",
+            kind = "script" if name in ("runner/codec.py", "runner/fields.py", "runner/script.py", "commands/play.py",
                                         "console/script_inputs.py", "config/rulesets.py") else kind  # fmt: skip
             template = _template(argument)
             if template is None and isinstance(argument, ast.Name):
@@ -151,8 +152,8 @@ SAMPLES: dict[str, Any] = {
 #: Latin words a Russian line may hold: the names a script is written in
 #: (its inputs and keys), JSON's own, the commands it names, ruleset names
 SCRIPT_NAMES = (
-    set(codec.SHAPES)
-    | {key for required, optional in codec.SHAPES.values() for key in required + optional}
+    set(codec.shapes())
+    | {key for required, optional in codec.shapes().values() for key in required + optional}
     | codec.COMMON_KEYS
     | set(available_rulesets())
     | {"JSON", "UTF", "true", "false", "companion", "resume", "replay", "console", "pid"}
@@ -208,13 +209,13 @@ def test_a_message_reads_in_russian(kind: str, template: str) -> None:
 
 
 def test_what_the_codec_echoes_is_worded() -> None:
-    """``codec.shown``'s own forms of what it does not echo whole."""
+    """``fields.shown``'s own forms of what it does not echo whole."""
     cases = {
-        codec.shown(list(range(5))): "список (элементов: 5)",
-        codec.shown({"a": 1, "b": 2}): "объект (ключей: 2)",
-        codec.shown(2**70): "число длиной 71 бит",
-        codec.shown("я" * 50): f"«{'я' * 40}…» (знаков: 50)",
-        codec.shown(float("nan")): "не число",
+        fields.shown(list(range(5))): "список (элементов: 5)",
+        fields.shown({"a": 1, "b": 2}): "объект (ключей: 2)",
+        fields.shown(2**70): "число длиной 71 бит",
+        fields.shown("я" * 50): f"«{'я' * 40}…» (знаков: 50)",
+        fields.shown(float("nan")): "не число",
     }
     for shown, said in cases.items():
         assert shown_words(shown, "ru") == said, shown

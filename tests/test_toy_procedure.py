@@ -7,29 +7,37 @@ replay JSON, in this process and by ``companion replay`` in another."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 from companion.config.rulesets import load_ruleset
-from companion.core import views
+from companion.core import procedures, views
 from companion.core.engine import apply, new_game, step
 from companion.core.events import (
+    Event,
     GameSetUp,
     HostAdvanced,
+    LineField,
     Nominated,
     OffenceGiven,
+    ProcedureEvent,
     TimerExpired,
     Undone,
 )
 from companion.core.ruleset_load import DataFileError, parse_ruleset
 from companion.core.state import Game, Result
-from companion.core.step import IllegalInput
+from companion.core.step import IllegalInput, Step
 from companion.protocol import report
+from companion.runner import codec
+from companion.runner.journal import Journal
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import read_script
 from tests.toy_game import procedure as toy
@@ -170,3 +178,86 @@ def test_companion_replay_plays_it_in_a_process_of_its_own(tmp_path: Path) -> No
     )
     assert run.returncode == 0, run.stderr
     _expected_end(json.loads(run.stdout))
+
+
+@dataclass(frozen=True, slots=True)
+class Bell(ProcedureEvent):
+    """A toy's input of its own: a seat rings the table's bell, with a note."""
+
+    seat: int
+    note: str = ""
+
+    INPUT: ClassVar[str] = "bell"
+    LINE: ClassVar[tuple[LineField, ...]] = (
+        LineField("seat", "seat"),
+        LineField("note", "text", key="tune", optional=True),
+    )
+
+
+def _ring(t: Step, event: Event) -> None:
+    pass
+
+
+#: the toy with an input of its own, registered beside it
+BELL_TOY = dataclasses.replace(
+    toy.PROCEDURE, name="toy_bell", events=(Bell,), handlers_any_phase={Bell: _ring}
+)
+
+
+@pytest.fixture
+def bell_toy(tmp_path: Path) -> Iterator[Path]:
+    procedures.register(BELL_TOY)
+    path = tmp_path / "toy_bell.toml"
+    text = _rules_text().replace('procedure = "toy"', 'procedure = "toy_bell"')
+    path.write_text(text.replace('name = "toy"', 'name = "toy_bell"'), "utf-8")
+    yield path
+    procedures.PROCEDURES.pop(BELL_TOY.name, None)
+
+
+def test_a_procedures_own_input_goes_through_a_journal(bell_toy: Path, tmp_path: Path) -> None:
+    """The codec finds the toy's ``bell`` through the registry: a script
+    line reads as the toy's event, the journal writes it, and the journal
+    reads back to the same inputs."""
+    script = tmp_path / "bell.jsonl"
+    bells = [
+        {"at": 0, "input": "setup", "ruleset": str(bell_toy), "roles": list(ROLES)},
+        {"at": 1, "input": "bell", "seat": 2, "tune": "la"},
+        {"at": 2, "input": "bell", "seat": 3},
+        {"at": 5, "input": "next"},
+    ]
+    script.write_text("".join(json.dumps(line) + "\n" for line in bells), encoding="utf-8")
+    path = tmp_path / "journal.jsonl"
+    table = ScriptReplay(journal=Journal.create(path))
+    table.run(read_script(script, load_ruleset))
+    assert table.game is not None and table.game.phase == "pick"
+    written = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rung = [{k: v for k, v in r.items() if k != "sum"} for r in written if r["input"] == "bell"]
+    assert rung == [
+        {"at": 1.0, "input": "bell", "seat": 2, "tune": "la", "line": 2},
+        {"at": 2.0, "input": "bell", "seat": 3, "line": 3},
+    ]
+    again = [line.event for line in read_script(path, load_ruleset)]
+    assert [e for e in again if isinstance(e, Bell)] == [Bell(2, "la"), Bell(3)]
+    assert codec.encode(Bell(2, "la")) == {"input": "bell", "seat": 2, "tune": "la"}
+    assert codec.input_name(Bell(3)) == "bell"
+
+
+def test_a_procedures_input_checks_its_keys_as_any_other(bell_toy: Path) -> None:
+    assert codec.shapes()["bell"] == (("seat",), ("tune",))
+    with pytest.raises(ValueError, match=r"'seat' must be a seat number"):
+        codec.decode("bell", {"input": "bell", "seat": 0}, load_ruleset)
+
+
+def test_an_input_name_taken_twice_is_refused(bell_toy: Path) -> None:
+    @dataclass(frozen=True, slots=True)
+    class Clash(ProcedureEvent):
+        seat: int
+        INPUT: ClassVar[str] = "nominate"
+        LINE: ClassVar[tuple[LineField, ...]] = (LineField("seat", "seat"),)
+
+    procedures.register(dataclasses.replace(toy.PROCEDURE, name="toy_clash", events=(Clash,)))
+    try:
+        with pytest.raises(ValueError, match=r"procedure 'toy_clash': input 'nominate' is taken"):
+            codec.shapes()
+    finally:
+        procedures.PROCEDURES.pop("toy_clash", None)

@@ -21,16 +21,11 @@ from companion.core.effects import Say
 from companion.voice.announcer import Announcer
 from companion.voice.audio import AudioFormat, BadAudio, Clip, is_silent, read_wav, tone, write_wav
 from companion.voice.catalogue_load import load_catalogue
+from companion.voice.espeak_voices import list_variants, list_voices
 from companion.voice.pack import PackInfo, VoicePack
+from companion.voice.pyttsx3_host import Pyttsx3Host
 from companion.voice.speaker import FakeSpeaker
-from companion.voice.tts import (
-    Pyttsx3Host,
-    TtsRenderer,
-    TtsVoice,
-    WavCache,
-    list_variants,
-    list_voices,
-)
+from companion.voice.tts import TtsRenderer, TtsVoice, WavCache
 
 needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng missing")
 

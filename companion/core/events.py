@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..textfiles.toml_table import ID
 from .rules import Ruleset
@@ -328,13 +329,32 @@ class SpeechFlagged:
             raise BadEvent("words must be printable text")
 
 
+@dataclass(frozen=True, slots=True)
+class LineField:
+    """One key of a procedure input's script line: the event's ``attribute``
+    written under ``key`` (the attribute's name when empty), checked as
+    ``kind``: "seat" (1, 2 ...), "seat_or_none" (0 too), "text" (an id) or
+    "flag" (true/false). An ``optional`` key is written only when set."""
+
+    attribute: str
+    kind: str
+    key: str = ""
+    optional: bool = False
+
+
 class ProcedureEvent:
     """An input only one procedure takes, defined with it (the forum game's
     posts and deadlines: ``core.forum.events``): a frozen dataclass that
     subclasses this and checks its own fields. The engine hands it to its
-    procedure's handlers; the codec writes it as any other."""
+    procedure's handlers; the procedure lists it (``Procedure.events``) and
+    the codec reads and writes its line from ``INPUT`` and ``LINE``, so a
+    new procedure's inputs need no change to the codec."""
 
     __slots__ = ()
+    #: the script's name for it (``post``): unique among all inputs
+    INPUT: ClassVar[str]
+    #: its line's keys, in the order a journal writes them
+    LINE: ClassVar[tuple[LineField, ...]]
 
 
 @dataclass(frozen=True, slots=True)

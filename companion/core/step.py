@@ -52,7 +52,7 @@ from typing import Any
 
 from ..textfiles.toml_table import TomlTable
 from .effects import CancelTimer, Effect, ProposeOffence, Say, StartTimer, TellHost
-from .events import Event, GameSetUp
+from .events import Event, GameSetUp, ProcedureEvent
 from .rules import ProcedureRules, RulesetReader
 from .state import (
     Game,
@@ -338,6 +338,9 @@ class Procedure:
     costs: tuple[str, ...] = ()
     #: its rulesets need ``[night]`` steps
     night_steps: bool = True
+    #: its own inputs (``events.ProcedureEvent``): the codec reads and writes
+    #: their script lines through the registry (``core.procedures``)
+    events: tuple[type[ProcedureEvent], ...] = ()
 
 
 def living(game: Game) -> list[Seat]:

@@ -6,15 +6,16 @@ the replay driver and the live loop all go through it, so an input reads
 and writes the same way wherever it comes from, and messages name inputs
 the way scripts do (``nominate``), never by their class (``Nominated``).
 
-Every value is bounded here, before it reaches the engine: a seat number, an
-index or a seed far beyond any table, a string longer than any id, or a
-non-finite number is refused with a one-line message that shows at most a
-few dozen characters of what it got.
+The engine's own inputs are named here; a procedure's own inputs (the forum
+game's posts and deadlines) are found through the procedure registry
+(``core.procedures``): each procedure lists its ``ProcedureEvent`` classes,
+and each class names its input and its line's keys, so a new procedure
+brings its inputs without a change here. The values are checked and bounded
+in ``runner.fields``.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +33,7 @@ from ..core.events import (
     Nominated,
     OffenceCancelled,
     OffenceGiven,
+    ProcedureEvent,
     ProposalDismissed,
     SeatPressed,
     SeatReleased,
@@ -45,29 +47,31 @@ from ..core.events import (
     Undone,
     WinDeclared,
 )
-from ..core.forum.events import (
-    DeadlineMoved,
-    DeadlineNear,
-    DeadlinePassed,
-    ForumChoiceMade,
-    ForumVoted,
-)
+from ..core.procedures import PROCEDURES
 from ..core.rules import Ruleset
+from .fields import (
+    KINDS,
+    MAX_GENERATION,
+    MAX_ID,
+    MAX_INDEX,
+    MAX_SEAT,
+    MAX_SEED,
+    confidence,
+    flag,
+    number,
+    remaining,
+    seat,
+    seats,
+    seconds,
+    shown,
+    speed_factor,
+    teams,
+    text,
+    words,
+)
 
 RulesetLoader = Callable[[str], Ruleset]
-
-# Bounds. A table has a few dozen seats at most (the forum game: 26+); the
-# numbers below are far beyond any real game and small enough that nothing
-# downstream (floats, lists, the voice) can choke on them.
-MAX_SEAT = 1000
-MAX_INDEX = 100_000
-MAX_GENERATION = 2**53  # counts timers; exact in a float
-MAX_SEED = 2**64 - 1
-MAX_ID = 200  # characters in an id: offence, team, timer, ruleset name or path
-MAX_SECONDS = 10_000_000.0  # ~116 days: longer than any game, forum deadlines included
-MAX_TIMERS = 100  # pairs in "remaining"
-#: a game clock's speed (game seconds per real second): a practice game's, a script's pace
-SPEEDS = (0.01, 10_000.0)
+Shape = tuple[tuple[str, ...], tuple[str, ...]]
 
 _NIGHT_ACTIONS = {
     "shot": "shoot",
@@ -78,8 +82,8 @@ _NIGHT_ACTIONS = {
 }
 _NIGHT_INPUTS = {action: name for name, action in _NIGHT_ACTIONS.items()}
 
-#: input name -> (required keys, optional keys)
-SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+#: the engine's own inputs: input name -> (required keys, optional keys)
+_CORE_SHAPES: dict[str, Shape] = {
     "setup": (
         ("ruleset",),
         (
@@ -118,12 +122,6 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pause": ((), ("remaining",)),
     "resume": ((), ()),
     "adjust": (("seconds",), ("remaining",)),
-    # the forum game (docs/table-script.md, "The forum game")
-    "post": (("seat", "action", "target"), ("time", "gun")),
-    "vote": (("voter", "target"), ("time", "edit")),
-    "deadline": (("name",), ()),
-    "deadline_near": (("name",), ()),
-    "move_deadline": (("name", "to"), ()),
     "declare_win": (("teams",), ()),
 }
 
@@ -131,33 +129,61 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 #: a journal record came from, and a journal line's checksum
 COMMON_KEYS = frozenset({"input", "at", "after", "line", "sum"})
 
-#: every key a line of each input may carry
-ALLOWED = {
-    name: COMMON_KEYS | frozenset(required) | frozenset(optional)
-    for name, (required, optional) in SHAPES.items()
-}
+
+class _Inputs:
+    """Every input by name: the engine's and the registered procedures'.
+    Built again when the registry changes (a test registers its toy game)."""
+
+    def __init__(self) -> None:
+        self.key: tuple[tuple[str, tuple[type[ProcedureEvent], ...]], ...] = ()
+        self.events: dict[str, type[ProcedureEvent]] = {}
+        self.shapes: dict[str, Shape] = dict(_CORE_SHAPES)
+        self.allowed: dict[str, frozenset[str]] = {}
+
+    def fresh(self) -> _Inputs:
+        # what the table is built from, not the procedures' ids: an id may
+        # come back for another object once a test's procedure is gone
+        key = tuple((procedure.name, procedure.events) for procedure in PROCEDURES.values())
+        if key != self.key:
+            self.events = _procedure_events()
+            self.shapes = {**_CORE_SHAPES, **{n: _shape(e) for n, e in self.events.items()}}
+            self.allowed = {
+                name: COMMON_KEYS | frozenset(required) | frozenset(optional)
+                for name, (required, optional) in self.shapes.items()
+            }
+            self.key = key
+        return self
 
 
-def shown(value: object, limit: int = 40) -> str:
-    """``repr(value)``, cut to ``limit`` characters: a message never echoes
-    a huge value whole."""
-    if isinstance(value, str | int) and not isinstance(value, bool):
-        # repr() of a 50 MB string or a 4000-digit integer costs its size
-        # first; cut before formatting.
-        if isinstance(value, str) and len(value) > limit:
-            return repr(value[:limit]) + f"... ({len(value)} characters)"
-        if isinstance(value, int) and value.bit_length() > 64:
-            return f"a {value.bit_length()}-bit number"
-    text = repr(value) if not isinstance(value, list | dict) else _shallow(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _procedure_events() -> dict[str, type[ProcedureEvent]]:
+    """Each registered procedure's own inputs by name; a name taken twice
+    (by the engine or another procedure) is the procedure's mistake."""
+    found: dict[str, type[ProcedureEvent]] = {}
+    for procedure in PROCEDURES.values():
+        for event in procedure.events:
+            name = event.INPUT
+            if name in _CORE_SHAPES or found.get(name, event) is not event:
+                raise ValueError(f"procedure {procedure.name!r}: input {name!r} is taken")
+            found[name] = event
+    return found
 
 
-def _shallow(value: list[Any] | dict[str, Any]) -> str:
-    """A short picture of a container without walking all of it (it may be
-    huge or deeply nested)."""
-    if isinstance(value, dict):
-        return f"an object of {len(value)} keys"
-    return f"a list of {len(value)} items"
+def _shape(event: type[ProcedureEvent]) -> Shape:
+    keys = [(field.key or field.attribute, field.optional) for field in event.LINE]
+    return tuple(k for k, opt in keys if not opt), tuple(k for k, opt in keys if opt)
+
+
+_INPUTS = _Inputs()
+
+
+def shapes() -> dict[str, Shape]:
+    """Every input's (required keys, optional keys), by input name."""
+    return _INPUTS.fresh().shapes
+
+
+def allowed(name: str) -> frozenset[str]:
+    """Every key a line of input ``name`` may carry."""
+    return _INPUTS.fresh().allowed[name]
 
 
 def input_name(event: Event) -> str:
@@ -166,6 +192,8 @@ def input_name(event: Event) -> str:
         return _NIGHT_INPUTS.get(event.action or "", "choice")
     if isinstance(event, GameSetUp):
         return "setup"
+    if isinstance(event, ProcedureEvent):
+        return event.INPUT
     return _FIELDS_OF[type(event)][0]
 
 
@@ -174,85 +202,28 @@ def input_name(event: Event) -> str:
 
 def decode(name: str, obj: dict[str, Any], load_ruleset: RulesetLoader) -> Event | None:
     """The event of one script object (``name`` is its ``input``, already
-    known to be in SHAPES; the keys already checked). None for ``wait``.
+    known to be an input; the keys already checked). None for ``wait``.
     Raises BadEvent with a one-line message naming the key."""
     if "line" in obj:
         number(obj, "line", 1, 10**9)
     if name == "setup":
         return _setup(obj, load_ruleset)
-    return _BUILD[name](obj)
-
-
-def number(obj: dict[str, Any], key: str, low: int, high: int) -> int:
-    """A whole number in ``low..high``."""
-    value = obj[key]
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise BadEvent(f"{key!r} must be a whole number from {low} to {high}, got {shown(value)}")
-    return value
-
-
-def seat(obj: dict[str, Any], key: str) -> int:
-    value = obj[key]
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_SEAT:
-        raise BadEvent(f"{key!r} must be a seat number (1, 2, ...), got {shown(value)}")
-    return value
-
-
-def text(obj: dict[str, Any], key: str) -> str:
-    value = obj[key]
-    if not isinstance(value, str) or not value:
-        raise BadEvent(f"{key!r} must be a non-empty string, got {shown(value)}")
-    if len(value) > MAX_ID:
-        raise BadEvent(f"{key!r} is {len(value)} characters long (at most {MAX_ID})")
-    return value
-
-
-def _words(obj: dict[str, Any], key: str, limit: int) -> str:
-    """Free text a person typed (a name, a reason): printable, bounded; may be empty."""
-    value = obj[key]
-    if not isinstance(value, str) or len(value) > limit or not value.isprintable():
-        raise BadEvent(
-            f"{key!r} must be printable text of at most {limit} characters, got {shown(value)}"
-        )
-    return value
-
-
-def seconds(value: object, key: str, low: float = -MAX_SECONDS) -> float:
-    """A finite number of seconds within the bounds (NaN, infinities and
-    integers too large for a float are refused, not converted)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise BadEvent(f"{key!r} must be a number of seconds, got {shown(value)}")
-    if isinstance(value, int) and abs(value) > MAX_SECONDS:
-        raise BadEvent(f"{key!r} must be at most {MAX_SECONDS:g} seconds, got {shown(value)}")
-    if not math.isfinite(value) or not low <= value <= MAX_SECONDS:
-        raise BadEvent(
-            f"{key!r} must be a number of seconds from {low:g} to {MAX_SECONDS:g}, got {shown(value)}"
-        )
-    return float(value)
-
-
-def speed_factor(value: object, key: str) -> float:
-    """A game clock's speed within ``SPEEDS``, as a float."""
-    low, high = SPEEDS
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise BadEvent(f"{key!r} must be a speed from {low:g} to {high:g}, got {shown(value)}")
-    return float(value)
+    build = _BUILD.get(name)
+    if build is not None:
+        return build(obj)
+    event = _INPUTS.fresh().events[name]
+    values = {
+        field.attribute: KINDS[field.kind](obj, field.key or field.attribute)
+        for field in event.LINE
+        if (field.key or field.attribute) in obj
+    }
+    return event(**values)
 
 
 def _speed_line(obj: dict[str, Any]) -> None:
     """A ``speed`` line is checked here and has no event: the session
     journals it (GameSession.speed_changed), the engine never sees it."""
     speed_factor(obj["factor"], "factor")
-
-
-def _seats(obj: dict[str, Any], key: str) -> tuple[int, ...]:
-    value = obj[key]
-    if not isinstance(value, list) or len(value) > MAX_SEAT:
-        raise BadEvent(f"{key!r} must be a list of seat numbers, got {shown(value)}")
-    for item in value:
-        if not isinstance(item, int) or isinstance(item, bool) or not 1 <= item <= MAX_SEAT:
-            raise BadEvent(f"{key!r} must be a list of seat numbers, got {shown(item)} in it")
-    return tuple(value)
 
 
 def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
@@ -273,7 +244,7 @@ def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
     if not isinstance(names, list) or len(names) > MAX_SEAT:
         raise BadEvent(f"'names' must be a list of names, one per seat, got {shown(names)}")
     for name in names:
-        _words({"names": name}, "names", MAX_NAME)
+        words({"names": name}, "names", MAX_NAME)
     count = number(obj, "seats", 2, MAX_SEAT) if "seats" in obj else len(roles) if roles else 10
     options = obj.get("options", [])
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
@@ -287,56 +258,20 @@ def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
         first_speaker=seat(obj, "first_speaker") if "first_speaker" in obj else 1,
         start=text(obj, "start") if "start" in obj else "",
         options=tuple(options),
-        host_closes_votes=_flag(obj, "host_closes_votes"),
+        host_closes_votes=flag(obj, "host_closes_votes"),
     )
-
-
-def _remaining(obj: dict[str, Any]) -> tuple[tuple[str, float], ...]:
-    """``remaining``: [[timer, seconds], ...] as a journal writes it; absent in
-    a script, where the driver fills in what its clock shows."""
-    value = obj.get("remaining", [])
-    problem = f"'remaining' must be a list of [timer, seconds] pairs, got {shown(value)}"
-    if not isinstance(value, list) or len(value) > MAX_TIMERS:
-        raise BadEvent(problem)
-    pairs = []
-    for pair in value:
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise BadEvent(problem)
-        name = text({"timer": pair[0]}, "timer")
-        pairs.append((name, seconds(pair[1], "remaining", low=0.0)))
-    return tuple(pairs)
-
-
-def _confidence(obj: dict[str, Any]) -> float:
-    value = obj.get("confidence", 0.0)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise BadEvent(f"'confidence' must be a number from 0 to 1, got {shown(value)}")
-    return float(value)
-
-
-def _flag(obj: dict[str, Any], key: str) -> bool:
-    value = obj.get(key, False)
-    if not isinstance(value, bool):
-        raise BadEvent(f"{key!r} must be true or false, got {shown(value)}")
-    return value
-
-
-def _teams(obj: dict[str, Any]) -> tuple[str, ...]:
-    value = obj["teams"]
-    if not isinstance(value, list) or not 1 <= len(value) <= MAX_TIMERS:
-        raise BadEvent(f"'teams' must be a list of team ids, got {shown(value)}")
-    return tuple(text({"teams": team}, "teams") for team in value)
 
 
 def _night_choice(action: str | None) -> Callable[[dict[str, Any]], Event]:
     return lambda obj: NightChoiceMade(seat(obj, "seat"), seat(obj, "target"), action)
 
 
-#: input name -> the event it stands for (setup, which loads a ruleset, apart)
+#: the engine's input name -> the event it stands for (setup, which loads a
+#: ruleset, apart)
 _BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
     "next": lambda obj: HostAdvanced(),
     # without "remaining": a script (the driver fills it) or an old journal
-    "undo": lambda obj: Undone(_remaining(obj) if "remaining" in obj else None),
+    "undo": lambda obj: Undone(remaining(obj) if "remaining" in obj else None),
     "wait": lambda obj: None,
     "speed": _speed_line,
     "press": lambda obj: SeatPressed(seat(obj, "seat")),
@@ -348,39 +283,23 @@ _BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
     "heard": lambda obj: SpeechFlagged(
         text(obj, "kind"),
         number(obj, "seat", 0, MAX_SEAT) if "seat" in obj else 0,
-        _confidence(obj),
+        confidence(obj),
         text(obj, "phrase") if "phrase" in obj else "",
-        _words(obj, "words", MAX_WORDS_HEARD) if "words" in obj else "",
+        words(obj, "words", MAX_WORDS_HEARD) if "words" in obj else "",
     ),
-    "best_move": lambda obj: BestMoveMade(seat(obj, "seat"), _seats(obj, "suspects")),
+    "best_move": lambda obj: BestMoveMade(seat(obj, "seat"), seats(obj, "suspects")),
     "surrender": lambda obj: TeamSurrendered(text(obj, "team")),
     "cancel_offence": lambda obj: OffenceCancelled(seat(obj, "seat"), text(obj, "offence")),
-    "stop": lambda obj: GameStopped(_words(obj, "reason", MAX_ID)),
+    "stop": lambda obj: GameStopped(words(obj, "reason", MAX_ID)),
     "timer": lambda obj: TimerExpired(
         text(obj, "name"), number(obj, "generation", 1, MAX_GENERATION)
     ),
-    "pause": lambda obj: TimersPaused(_remaining(obj)),
+    "pause": lambda obj: TimersPaused(remaining(obj)),
     "resume": lambda obj: TimersResumed(),
-    "adjust": lambda obj: TimeAdjusted(seconds(obj["seconds"], "seconds"), _remaining(obj)),
+    "adjust": lambda obj: TimeAdjusted(seconds(obj["seconds"], "seconds"), remaining(obj)),
     "choice": _night_choice(None),
     **{name: _night_choice(action) for name, action in _NIGHT_ACTIONS.items()},
-    "post": lambda obj: ForumChoiceMade(
-        seat(obj, "seat"),
-        text(obj, "action"),
-        number(obj, "target", 0, MAX_SEAT),
-        text(obj, "time") if "time" in obj else "",
-        text(obj, "gun") if "gun" in obj else "",
-    ),
-    "vote": lambda obj: ForumVoted(
-        seat(obj, "voter"),
-        number(obj, "target", 0, MAX_SEAT),
-        text(obj, "time") if "time" in obj else "",
-        _flag(obj, "edit"),
-    ),
-    "deadline": lambda obj: DeadlinePassed(text(obj, "name")),
-    "deadline_near": lambda obj: DeadlineNear(text(obj, "name")),
-    "move_deadline": lambda obj: DeadlineMoved(text(obj, "name"), text(obj, "to")),
-    "declare_win": lambda obj: WinDeclared(_teams(obj)),
+    "declare_win": lambda obj: WinDeclared(teams(obj)),
 }
 
 
@@ -391,41 +310,20 @@ def encode(event: Event) -> dict[str, Any]:
     """The script fields of an event: what the journal writes for it, and
     what ``decode`` reads back as the same event."""
     if isinstance(event, GameSetUp):
-        fields: dict[str, Any] = {"input": "setup", "ruleset": event.ruleset.name}
-        fields["seats"] = event.seats
-        if event.roles is not None:
-            fields["roles"] = list(event.roles)
-        if event.names:
-            fields["names"] = list(event.names)
-        if event.start:
-            fields["start"] = event.start
-        if event.options:
-            fields["options"] = list(event.options)
-        if event.host_closes_votes:
-            fields["host_closes_votes"] = True
-        return {**fields, "seed": event.seed, "first_speaker": event.first_speaker}
+        return _setup_line(event)
+    if isinstance(event, ProcedureEvent):
+        line: dict[str, Any] = {"input": event.INPUT}
+        for field in event.LINE:
+            value = getattr(event, field.attribute)
+            if value or not field.optional:
+                line[field.key or field.attribute] = _plain(value)
+        return line
     if isinstance(event, NightChoiceMade):
         return {"input": input_name(event), "seat": event.seat, "target": event.target}
     if isinstance(event, TimersPaused):
         return {"input": "pause", "remaining": _pairs(event.remaining)}
     if isinstance(event, Undone) and event.remaining is not None:
         return {"input": "undo", "remaining": _pairs(event.remaining)}
-    if isinstance(event, ForumChoiceMade):
-        line = {"input": "post", "seat": event.seat, "action": event.action, "target": event.target}
-        return {
-            **line,
-            **({"time": event.at} if event.at else {}),
-            **({"gun": event.gun} if event.gun else {}),
-        }
-    if isinstance(event, ForumVoted):
-        line = {"input": "vote", "voter": event.voter, "target": event.target}
-        return {
-            **line,
-            **({"time": event.at} if event.at else {}),
-            **({"edit": True} if event.edit else {}),
-        }
-    if isinstance(event, DeadlineMoved):
-        return {"input": "move_deadline", "name": event.name, "to": event.at}
     if isinstance(event, TimeAdjusted):
         return {"input": "adjust", "seconds": event.seconds, "remaining": _pairs(event.remaining)}
     name, attributes = _FIELDS_OF[type(event)]
@@ -436,6 +334,22 @@ def encode(event: Event) -> dict[str, Any]:
     return line
 
 
+def _setup_line(event: GameSetUp) -> dict[str, Any]:
+    fields: dict[str, Any] = {"input": "setup", "ruleset": event.ruleset.name}
+    fields["seats"] = event.seats
+    if event.roles is not None:
+        fields["roles"] = list(event.roles)
+    if event.names:
+        fields["names"] = list(event.names)
+    if event.start:
+        fields["start"] = event.start
+    if event.options:
+        fields["options"] = list(event.options)
+    if event.host_closes_votes:
+        fields["host_closes_votes"] = True
+    return {**fields, "seed": event.seed, "first_speaker": event.first_speaker}
+
+
 def _pairs(remaining: tuple[tuple[str, float], ...]) -> list[list[Any]]:
     return [[name, left] for name, left in remaining]
 
@@ -444,7 +358,7 @@ def _plain(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
 
 
-#: event type -> (input name, the fields it is written with)
+#: the engine's event type -> (input name, the fields it is written with)
 _FIELDS_OF: dict[type, tuple[str, tuple[str, ...]]] = {
     HostAdvanced: ("next", ()),
     Undone: ("undo", ()),
@@ -463,11 +377,5 @@ _FIELDS_OF: dict[type, tuple[str, tuple[str, ...]]] = {
     OffenceCancelled: ("cancel_offence", ("seat", "offence")),
     GameStopped: ("stop", ("reason",)),
     TimerExpired: ("timer", ("name", "generation")),
-    DeadlinePassed: ("deadline", ("name",)),
-    DeadlineNear: ("deadline_near", ("name",)),
     WinDeclared: ("declare_win", ("teams",)),
-    # written by encode itself (optional fields); named here for input_name
-    ForumChoiceMade: ("post", ()),
-    ForumVoted: ("vote", ()),
-    DeadlineMoved: ("move_deadline", ()),
 }

@@ -24,9 +24,10 @@ from ..core.events import BadEvent, Event
 from ..core.rules import Ruleset
 from ..core.ruleset_load import DataFileError
 from ..textfiles import regular_file
-from . import codec
+from . import codec, fields
 from .bulk import without_gc_pauses
-from .codec import RulesetLoader, shown
+from .codec import RulesetLoader
+from .fields import shown
 
 #: the longest line read, in bytes (a setup for a hundred seats is ~2 KiB)
 MAX_LINE = 65_536
@@ -140,13 +141,14 @@ def parse_line(
     if not isinstance(obj, dict):
         raise fail("a line must be a JSON object")
     name = obj.get("input")
-    if not isinstance(name, str) or name not in codec.SHAPES:
-        raise fail(f"'input' must be one of {', '.join(sorted(codec.SHAPES))}, got {shown(name)}")
-    allowed = codec.ALLOWED[name]
+    shapes = codec.shapes()
+    if not isinstance(name, str) or name not in shapes:
+        raise fail(f"'input' must be one of {', '.join(sorted(shapes))}, got {shown(name)}")
+    allowed = codec.allowed(name)
     if not obj.keys() <= allowed:
         unknown = next(key for key in obj if key not in allowed)
         raise fail(f"unknown key {shown(unknown)} for input {name!r}")
-    for key in codec.SHAPES[name][0]:
+    for key in shapes[name][0]:
         if key not in obj:
             raise fail(f"input {name!r} needs {key!r}")
     try:
@@ -167,10 +169,10 @@ def _time(obj: dict[str, Any], now: float) -> float:
         at = obj["at"]
         if isinstance(at, int | float) and not isinstance(at, bool) and at < now:
             raise BadEvent(f"'at' must be a number of seconds not before {now:g}")
-        return codec.seconds(at, "at", low=now)
+        return fields.seconds(at, "at", low=now)
     if "after" in obj:
-        at = now + codec.seconds(obj["after"], "after", low=0.0)
-        if at > codec.MAX_SECONDS:
-            raise BadEvent(f"this line's time is past {codec.MAX_SECONDS:g} seconds")
+        at = now + fields.seconds(obj["after"], "after", low=0.0)
+        if at > fields.MAX_SECONDS:
+            raise BadEvent(f"this line's time is past {fields.MAX_SECONDS:g} seconds")
         return at
     return now

@@ -33,7 +33,7 @@ from ..core.effects import Effect, Ignored
 from ..core.engine import apply
 from ..core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused, Undone
 from ..core.state import Game
-from . import codec
+from . import codec, fields
 from .clock import Deadlines, Kept, Timers
 from .journal import Journal
 from .journal_writer import Line
@@ -271,7 +271,7 @@ class GameSession:
         the timers and the undo history do not change; docs/journal.md).
         Before the setup nothing is written: the setup line carries it.
         Raises JournalWriteError (not written): nothing changed then."""
-        speed = codec.speed_factor(speed, "factor")
+        speed = fields.speed_factor(speed, "factor")
         if self.game is None:
             self.speed = speed
             return

@@ -8,10 +8,11 @@ from ..core.effects import Say
 from .announcer import Announcer
 from .catalogue_load import load_catalogue
 from .cue_args import check_cue_args, check_seats
+from .espeak_voices import list_voices
 from .pack import VoicePack
 from .settings import VoiceSettings
 from .speaker import CaptionSpeaker, open_speaker
-from .tts import RENDER_TIMEOUT_S, WavCache, check_text, list_voices
+from .tts import RENDER_TIMEOUT_S, WavCache, check_text
 
 
 def say(cue: str, args: dict[str, int | str], ruleset: str, settings: VoiceSettings) -> str:

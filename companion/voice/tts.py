@@ -32,19 +32,18 @@ import hashlib
 import json
 import logging
 import os
-import queue
-import shutil
 import subprocess
 import tempfile
-import threading
-import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-from typing import Any
 
 from .audio import BadAudio, Clip, read_wav
+
+# TtsVoice as TtsVoice: what every caller hands the renderer and the cache,
+# so it is theirs to import from here too
+from .espeak_voices import TtsVoice as TtsVoice
+from .espeak_voices import check_voice, espeak_binary
+from .pyttsx3_host import Job, Pyttsx3Host, shared_host
 
 log = logging.getLogger(__name__)
 
@@ -57,112 +56,6 @@ RENDER_TIMEOUT_S = 10.0
 #: the sound in quadratic time.
 MAX_TEXT_CHARS = 1000
 _CACHE_VERSION = 1  # bump when rendering changes, so old files are not reused
-
-
-@dataclass(frozen=True, slots=True)
-class TtsVoice:
-    """An espeak-ng voice and how it speaks: ``voice`` is a language voice
-    with an optional variant (``"ru"``, ``"ru+f3"``, ``"en-us+m3"``), ``rate``
-    is in words per minute, ``volume`` is 0..2 (1 is espeak's normal)."""
-
-    voice: str = "ru"
-    rate: int = 165
-    volume: float = 1.0
-
-    def __post_init__(self) -> None:
-        if not self.voice or any(c.isspace() for c in self.voice):
-            raise ValueError(f"espeak-ng voice {self.voice!r}: give a name like ru or ru+f3")
-        if not 80 <= self.rate <= 450:
-            raise ValueError(f"speech rate {self.rate}: espeak-ng speaks 80..450 words a minute")
-        if not 0.0 <= self.volume <= 2.0:
-            raise ValueError(f"volume {self.volume}: 0..2 (1 is normal)")
-
-    @property
-    def language(self) -> str:
-        return self.voice.partition("+")[0]
-
-    @property
-    def variant(self) -> str:
-        return self.voice.partition("+")[2]
-
-
-@dataclass(frozen=True, slots=True)
-class EspeakVoice:
-    """A voice espeak-ng has: ``id`` is what ``-v`` (and :class:`TtsVoice`) takes."""
-
-    id: str
-    name: str
-    language: str
-    gender: str = ""
-
-
-def _espeak_binary() -> str | None:
-    return shutil.which("espeak-ng") or shutil.which("espeak")
-
-
-def _voices_table(kind: str) -> list[tuple[EspeakVoice, frozenset[str]]]:
-    """Voices from ``espeak-ng --voices[=variant]``, each with the names
-    ``-v`` accepts for it (language, other languages, file, voice name)."""
-    binary = _espeak_binary()
-    if binary is None:
-        return []
-    option = "--voices" if kind == "language" else f"--voices={kind}"
-    try:
-        out = subprocess.run(
-            [binary, option], capture_output=True, text=True, timeout=10, check=True
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
-        return []
-    voices = []
-    for line in out.splitlines()[1:]:
-        # Pty Language Age/Gender VoiceName File (other-language priority)...
-        parts = line.split()
-        if len(parts) < 5:
-            continue
-        gender = {"M": "male", "F": "female"}.get(parts[2].rpartition("/")[2], "")
-        name = parts[3].replace("_", " ")
-        if kind == "variant":  # "!v/f3": used as the "+f3" of a voice
-            voice = EspeakVoice(parts[4].removeprefix("!v/"), name, "", gender)
-            aliases = {voice.id}
-        else:
-            voice = EspeakVoice(parts[1], name, parts[1], gender)
-            others = [p.lstrip("(") for p in parts[5:] if p.startswith("(")]
-            aliases = {parts[1], parts[3], parts[4], *others}
-        voices.append((voice, frozenset(a.lower() for a in aliases)))
-    return voices
-
-
-@cache
-def _language_table() -> tuple[tuple[EspeakVoice, frozenset[str]], ...]:
-    return tuple(_voices_table("language"))
-
-
-@cache
-def list_voices() -> tuple[EspeakVoice, ...]:
-    """The language voices espeak-ng has here (``ru``, ``en-gb``, ``en-us`` ...)."""
-    return tuple(voice for voice, _ in _language_table())
-
-
-@cache
-def list_variants() -> tuple[EspeakVoice, ...]:
-    """Voice variants (``f3``, ``m3``, ``klatt`` ...), said as ``ru+f3``."""
-    return tuple(voice for voice, _ in _voices_table("variant"))
-
-
-def check_voice(voice: TtsVoice) -> None:
-    """Raise ValueError for a voice espeak-ng does not have (when it can tell)."""
-    names = set().union(*(aliases for _, aliases in _language_table()))
-    if names and voice.language.lower() not in names:
-        raise ValueError(
-            f"espeak-ng has no voice {voice.language!r} (see `espeak-ng --voices`;"
-            " Russian is ru, English en)"
-        )
-    variants = {v.id.lower() for v in list_variants()}
-    if voice.variant and variants and voice.variant.lower() not in variants:
-        raise ValueError(
-            f"espeak-ng has no variant {voice.variant!r} (see `espeak-ng --voices=variant`;"
-            " e.g. ru+f3, ru+m3)"
-        )
 
 
 class RenderError(OSError):
@@ -185,150 +78,6 @@ def default_cache() -> Path:
     """``$XDG_CACHE_HOME/companion/voice`` (``~/.cache/companion/voice``)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "companion" / "voice"
-
-
-# --- the process's one pyttsx3 engine ------------------------------------------------
-
-
-@dataclass
-class _Job:
-    text: str
-    voice: TtsVoice
-    path: Path
-    timeout: float
-    done: threading.Event = field(default_factory=threading.Event)
-    error: BaseException | None = None
-
-
-class Pyttsx3Host:
-    """The one thread that creates and uses the process's pyttsx3 engine.
-
-    Renderers share one (``TtsRenderer(engine=None)``); a test may make its
-    own around a stand-in engine (``engine_factory``).
-    """
-
-    def __init__(self, engine_factory: Any = None, settle: Any = None) -> None:
-        self._factory = engine_factory or _pyttsx3_engine
-        # Called after each render; see _settle_espeak. A stand-in engine needs none.
-        self._settle = settle or (_settle_espeak if engine_factory is None else lambda: None)
-        self._jobs: queue.Queue[_Job] = queue.Queue()
-        self._ready = threading.Event()
-        self.failure = ""  # why pyttsx3 cannot be used ("" while it can)
-        self.busy_since: float | None = None
-        self._thread = threading.Thread(target=self._run, name="pyttsx3", daemon=True)
-        self._thread.start()
-
-    def wait_ready(self, timeout: float) -> bool:
-        if not self._ready.wait(timeout):
-            self.failure = f"pyttsx3 did not start in {timeout:g} s"
-        return not self.failure
-
-    def render(self, job: _Job) -> None:
-        """Render in the engine's thread; raise TimeoutError when it hangs."""
-        self._jobs.put(job)
-        while not job.done.wait(0.05):
-            since = self.busy_since
-            if self.failure or (since is not None and time.monotonic() - since > job.timeout):
-                self.failure = (
-                    self.failure or f"pyttsx3 did not finish a render in {job.timeout:g} s"
-                )
-                raise TimeoutError(self.failure)
-        if job.error is not None:
-            raise job.error
-
-    def _run(self) -> None:
-        try:
-            engine = self._factory()
-        except Exception as error:  # no pyttsx3, no libespeak-ng1, ...
-            self.failure = f"pyttsx3 could not start ({error})"
-            self._ready.set()
-            return
-        errors: list[BaseException] = []
-        finished = threading.Event()
-        completed: list[bool] = []
-
-        def on_error(**notice: Any) -> None:
-            errors.append(notice.get("exception") or RuntimeError("pyttsx3 failed"))
-
-        def on_finished(**notice: Any) -> None:  # on espeak's thread
-            completed.append(bool(notice.get("completed", True)))
-            finished.set()
-
-        engine.connect("error", on_error)
-        engine.connect("finished-utterance", on_finished)
-        self._ready.set()
-        while True:
-            job = self._jobs.get()
-            if self.failure:  # given up on after a hang: the command renders these
-                job.error = RuntimeError(self.failure)
-                job.done.set()
-                continue
-            self.busy_since = time.monotonic()
-            errors.clear()
-            completed.clear()
-            finished.clear()
-            try:
-                engine.setProperty("voice", job.voice.voice)
-                engine.setProperty("rate", job.voice.rate)
-                engine.setProperty("volume", job.voice.volume)
-                engine.save_to_file(job.text, str(job.path))
-                engine.runAndWait()
-                if errors:
-                    raise errors[0]
-                # espeak synthesises on a thread of its own and the driver
-                # writes the file from there: runAndWait may return first.
-                if not finished.wait(job.timeout):
-                    self.failure = f"pyttsx3 did not finish a render in {job.timeout:g} s"
-                    raise TimeoutError(self.failure)
-                try:
-                    self._settle()
-                except Exception as error:
-                    self.failure = f"pyttsx3 cannot be used here ({error})"
-                    raise
-                if not completed[0]:
-                    raise RuntimeError("pyttsx3 cancelled the render")
-            except BaseException as error:
-                job.error = error
-            self.busy_since = None
-            job.done.set()
-
-
-def _settle_espeak() -> None:
-    """Wait until espeak's own thread is done with the last text (it
-    announces the end from inside its callback and then still runs the
-    driver's bookkeeping), so the next render starts on a quiet engine."""
-    from pyttsx3.drivers import _espeak
-
-    _espeak.Synchronize()
-
-
-def _pyttsx3_engine() -> Any:
-    import pyttsx3
-    import pyttsx3.drivers.espeak as espeak_driver
-
-    # The driver announces every saved file with a bare print(): give its
-    # module a print of its own instead of touching sys.stdout.
-    espeak_driver.print = lambda *args, **kwargs: None
-    engine = pyttsx3.init(driverName="espeak")
-    # runAndWait calls the driver's stop(), which asks espeak whether it is
-    # still "playing" the previous text; right after a render it often is,
-    # and the flag it leaves cancels a later render halfway. Nothing here
-    # ever interrupts a render, so this engine's driver gets a stop() that
-    # does nothing.
-    engine.proxy._driver.stop = lambda: None
-    return engine
-
-
-_host_lock = threading.Lock()
-_host: Pyttsx3Host | None = None
-
-
-def _pyttsx3_host() -> Pyttsx3Host:
-    global _host
-    with _host_lock:
-        if _host is None:
-            _host = Pyttsx3Host()
-        return _host
 
 
 # --- renderer and cache ---------------------------------------------------------------
@@ -401,12 +150,12 @@ class TtsRenderer:
         if self._prefer != "pyttsx3" or self.backend == "espeak-ng":
             self._use("espeak-ng", "asked for")
             return False
-        engine = self._engine or _pyttsx3_host()
+        engine = self._engine or shared_host()
         if not engine.wait_ready(self._timeout):
             self._use("espeak-ng", engine.failure)
             return False
         try:
-            engine.render(_Job(text, voice, path, self._timeout))
+            engine.render(Job(text, voice, path, self._timeout))
             if read_wav(path).frames > 0:
                 self._use("pyttsx3", "")
                 return True
@@ -429,7 +178,7 @@ class TtsRenderer:
         self.backend = backend
 
     def _with_command(self, text: str, voice: TtsVoice, path: Path) -> None:
-        binary = _espeak_binary()
+        binary = espeak_binary()
         if binary is None:
             raise RenderError("cannot render speech: pyttsx3 failed and espeak-ng is not installed")
         command = [binary, "-v", voice.voice, "-s", str(voice.rate)]

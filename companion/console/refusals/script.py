@@ -13,7 +13,7 @@ are, in «»: the author looks for them in the file. tests/test_refusals.py
 walks those modules and fails on a message that is not here.
 
 Kinds besides the refusals' (refusals/wording.py): shown (a value as
-``codec.shown`` echoes it), number (a bound), path, list (as given, not
+``fields.shown`` echoes it), number (a bound), path, list (as given, not
 cut), json (the JSON reader's complaint), hidden, holder (who holds a
 journal).
 """

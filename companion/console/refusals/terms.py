@@ -79,7 +79,7 @@ WHAT: dict[str, tuple[str, str]] = {
 
 # --- the values a script's line gave (runner/codec.py's ``shown``) -------------------
 
-#: ``codec.shown``'s own words for what it does not echo whole, in Russian
+#: ``fields.shown``'s own words for what it does not echo whole, in Russian
 _SHOWN_FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"a list of (\d+) items"), "список (элементов: {0})"),
     (re.compile(r"an object of (\d+) keys"), "объект (ключей: {0})"),
@@ -91,7 +91,7 @@ _NOT_NUMBERS = {"nan": "не число", "inf": "бесконечность", "
 
 
 def shown_words(text: str, lang: str) -> str | None:
-    """A value as ``codec.shown`` gives it, in Russian where it is English
+    """A value as ``fields.shown`` gives it, in Russian where it is English
     (a list, an object, a long number, a string cut short, NaN); None for a
     plain repr, worded as any value is."""
     if lang != "ru":

@@ -35,7 +35,7 @@ from ...protocol.names import (
     team_name,
 )
 from ...protocol.report import FLAG_WORDS
-from ...runner.codec import SHAPES
+from ...runner.codec import shapes
 from .. import words
 from ..forum import words as forum_words
 from .core_words import REFUSALS, Entry
@@ -103,7 +103,7 @@ def split_reason(reason: str) -> tuple[str | None, str]:
     """(input name, the core's message) of ``input: message``; no name for
     a message the table gives bare (a malformed input, the journal)."""
     head, sep, rest = reason.partition(": ")
-    if sep and head in SHAPES:
+    if sep and head in shapes():
         return head, rest
     return None, reason
 
@@ -166,7 +166,7 @@ def input_word(input_name: str, lang: str) -> str:
 def _word(kind: str, text: str, rules: Ruleset | None, lang: str) -> str:
     if kind == "value":  # a repr whose quotes say it was text
         return _value(text, rules, lang)
-    if kind == "shown":  # codec.shown(): a repr, or its words for what it cut
+    if kind == "shown":  # fields.shown(): a repr, or its words for what it cut
         return shown_words(text, lang) or _value(text, rules, lang)
     return _KINDS.get(kind, _as_given)(_unquoted(text), rules, lang)
 

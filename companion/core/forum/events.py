@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
-from ..events import BadEvent, ProcedureEvent, seat_number
+from ..events import BadEvent, LineField, ProcedureEvent, seat_number
 from .rules import DEADLINES, FORUM_ACTIONS
 
 #: a forum clock time: "HH:MM:SS", or with its date "YYYY-MM-DDTHH:MM:SS"
@@ -36,6 +37,15 @@ class ForumChoiceMade(ProcedureEvent):
     at: str = ""
     gun: str = ""
 
+    INPUT: ClassVar[str] = "post"
+    LINE: ClassVar[tuple[LineField, ...]] = (
+        LineField("seat", "seat"),
+        LineField("action", "text"),
+        LineField("target", "seat_or_none"),
+        LineField("at", "text", key="time", optional=True),
+        LineField("gun", "text", optional=True),
+    )
+
     def __post_init__(self) -> None:
         seat_number(self.seat, "seat")
         if self.action not in (*FORUM_ACTIONS, "fire", "hide", "order"):
@@ -58,6 +68,14 @@ class ForumVoted(ProcedureEvent):
     at: str = ""
     edit: bool = False
 
+    INPUT: ClassVar[str] = "vote"
+    LINE: ClassVar[tuple[LineField, ...]] = (
+        LineField("voter", "seat"),
+        LineField("target", "seat_or_none"),
+        LineField("at", "text", key="time", optional=True),
+        LineField("edit", "flag", optional=True),
+    )
+
     def __post_init__(self) -> None:
         seat_number(self.voter, "voter")
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 0:
@@ -72,6 +90,9 @@ class DeadlinePassed(ProcedureEvent):
 
     name: str
 
+    INPUT: ClassVar[str] = "deadline"
+    LINE: ClassVar[tuple[LineField, ...]] = (LineField("name", "text"),)
+
     def __post_init__(self) -> None:
         if self.name not in DEADLINES:
             raise BadEvent(f"no deadline {self.name!r} (known: {', '.join(DEADLINES)})")
@@ -83,6 +104,9 @@ class DeadlineNear(ProcedureEvent):
     companion says so («до конца голосования десять минут»)."""
 
     name: str
+
+    INPUT: ClassVar[str] = "deadline_near"
+    LINE: ClassVar[tuple[LineField, ...]] = (LineField("name", "text"),)
 
     def __post_init__(self) -> None:
         if self.name not in DEADLINES:
@@ -96,6 +120,12 @@ class DeadlineMoved(ProcedureEvent):
 
     name: str
     at: str
+
+    INPUT: ClassVar[str] = "move_deadline"
+    LINE: ClassVar[tuple[LineField, ...]] = (
+        LineField("name", "text"),
+        LineField("at", "text", key="to"),
+    )
 
     def __post_init__(self) -> None:
         if self.name not in DEADLINES:

@@ -34,7 +34,14 @@ from .dusk import (
     tell_members,
     write_morning,
 )
-from .events import DeadlineMoved, DeadlineNear, DeadlinePassed, ForumChoiceMade, ForumVoted
+from .events import (
+    EVENTS,
+    DeadlineMoved,
+    DeadlineNear,
+    DeadlinePassed,
+    ForumChoiceMade,
+    ForumVoted,
+)
 from .posts import last_post, owner_seats, take_choice, take_vote
 from .rules import DEADLINES, forum_rules
 from .ruleset_load import read_forum
@@ -330,4 +337,5 @@ PROCEDURE = Procedure(
     read_rules=read_forum,
     costs=("demotion", "lost_move"),
     night_steps=False,
+    events=EVENTS,
 )
