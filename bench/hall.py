@@ -8,7 +8,8 @@ process** of its own: ``python bench/hall.py --table N``, a ``LiveTable``
 (captions only, no seats) with the table's ``[hall]``, journaling into its
 own journal and playing a tournament example game on its clock ``--speed``
 times as fast, fed the way ``replay --realtime`` feeds it. A board (a
-paho subscriber with the board's user, ``Dedup`` for what arrives twice)
+paho subscriber with the board's user feeding the board's own ``HallModel``,
+which drops what arrives twice by ``Dedup``'s rules)
 runs in this process. During the round:
 
 - the broker is stopped (SIGTERM) at half the round and started again two
@@ -21,7 +22,7 @@ runs in this process. During the round:
   again on its journal (``resume_journal``), going on with the script.
 
 Printed: protocols received / games finished (distinct, deduplicated),
-protocols received more than once (dropped by ``Dedup``) and tables with two
+protocols received more than once (dropped by the model) and tables with two
 different protocols (must be 0), protocols byte for byte the table's own
 (``companion protocol --format json`` made here from each journal after
 the round), the state-to-board lag (p50/p99 of every state the board took,
@@ -63,7 +64,7 @@ from companion.hall.broker import (  # noqa: E402
     start_broker,
     stop_broker,
 )
-from companion.hall.dedup import Dedup  # noqa: E402
+from companion.hall.model import HallModel  # noqa: E402
 
 SCRIPT = ROOT / "examples" / "tournament-red-win.jsonl"
 EVENT = "bench"
@@ -249,9 +250,10 @@ class Proxy:
 # --- the board ----------------------------------------------------------------------------------
 @dataclass
 class Board:
-    """What a board would keep: fresh messages, their lag, the protocols."""
+    """The board's model (HallModel, what hall/board shows) fed every
+    message; the lag of each state it took, the protocols it took."""
 
-    dedup: Dedup = field(default_factory=Dedup)
+    model: HallModel = field(default_factory=lambda: HallModel(EVENT))
     lags: list[tuple[int, float, float]] = field(default_factory=list)  # (table, at, lag s)
     protocols: dict[int, list[bytes]] = field(default_factory=dict)  # fresh, per table
     protocol_copies: int = 0  # every protocol message, duplicates too
@@ -268,16 +270,17 @@ class Board:
                 continue
             _, table, sub = place
             self.bytes_by_table[table] = self.bytes_by_table.get(table, 0) + len(payload)
-            data = json.loads(payload) if payload.startswith(b"{") and sub != "" else {}
             protocol = sub.startswith("protocol/")
             if protocol:
                 self.protocol_copies += 1
-            if not payload or not self.dedup.fresh(topic, payload, None if protocol else data):
-                continue
+            if self.model.feed(topic, payload) is None:
+                continue  # seen (or a caption older than the announcement, an empty clear)
             if protocol:
                 self.protocols.setdefault(table, []).append(payload)
-            elif sub == "state" and "at" in data:
-                self.lags.append((table, data["at"], arrived - data["at"]))
+            elif sub == "state":
+                at = self.model.tables[table].state.get("at")
+                if isinstance(at, int | float):
+                    self.lags.append((table, at, arrived - at))
 
 
 def start_board(hall: Hall, board: Board) -> Any:
@@ -466,10 +469,11 @@ def round_main(args: argparse.Namespace) -> int:
         f"  protocols received / games finished: {len(board.protocols)}/{len(finished)} "
         f"(tables {len(tables)}); byte-identical to the table's own: {identical}/{len(tables)}"
     )
-    print(f"  protocol copies received: {board.protocol_copies}; dropped as duplicates by Dedup: "
+    print(f"  protocol copies received: {board.protocol_copies}; dropped as duplicates by the board's model: "
           f"{board.protocol_copies - sum(len(g) for g in board.protocols.values())}; "
           f"tables with two different protocols: {different}")  # fmt: skip
-    print(f"  messages dropped as duplicates (all topics): {board.dedup.dropped}")
+    print(f"  messages dropped as duplicates (all topics): {board.model.duplicates}; "
+          f"refused: {len(board.model.refused)}")  # fmt: skip
     print(f"  state-to-board lag, ms: p50 {pct(lag_calm, 50):.1f}, p99 {pct(lag_calm, 99):.1f}, "
           f"max {max(lag_calm, default=float('nan')):.1f} ({len(lag_calm)} states, outside the outages); "
           f"with the outages p99 {pct(lag_all, 99):.0f}, max {max(lag_all, default=float('nan')):.0f} "
