@@ -8,7 +8,8 @@ process** of its own: ``python bench/hall.py --table N``, a ``LiveTable``
 (captions only, no seats) with the table's ``[hall]``, journaling into its
 own journal and playing a tournament example game on its clock ``--speed``
 times as fast, fed the way ``replay --realtime`` feeds it. A board (a
-paho subscriber with the board's user, ``Dedup`` for what arrives twice)
+paho subscriber with the board's user feeding the board's own ``HallModel``,
+which drops what arrives twice by ``Dedup``'s rules)
 runs in this process. During the round:
 
 - the broker is stopped (SIGTERM) at half the round and started again two
@@ -21,7 +22,7 @@ runs in this process. During the round:
   again on its journal (``resume_journal``), going on with the script.
 
 Printed: protocols received / games finished (distinct, deduplicated),
-protocols received more than once (dropped by ``Dedup``) and tables with two
+protocols received more than once (dropped by the model) and tables with two
 different protocols (must be 0), protocols byte for byte the table's own
 (``companion protocol --format json`` made here from each journal after
 the round), the state-to-board lag (p50/p99 of every state the board took,
@@ -229,10 +230,11 @@ def round_main(args: argparse.Namespace) -> int:
         f"  protocols received / games finished: {len(board.protocols)}/{len(finished)} "
         f"(tables {len(tables)}); byte-identical to the table's own: {identical}/{len(tables)}"
     )
-    print(f"  protocol copies received: {board.protocol_copies}; dropped as duplicates by Dedup: "
+    print(f"  protocol copies received: {board.protocol_copies}; dropped as duplicates by the board's model: "
           f"{board.protocol_copies - sum(len(g) for g in board.protocols.values())}; "
           f"tables with two different protocols: {different}")  # fmt: skip
-    print(f"  messages dropped as duplicates (all topics): {board.dedup.dropped}")
+    print(f"  messages dropped as duplicates (all topics): {board.model.duplicates}; "
+          f"refused: {len(board.model.refused)}")  # fmt: skip
     print(f"  state-to-board lag, ms: p50 {pct(lag_calm, 50):.1f}, p99 {pct(lag_calm, 99):.1f}, "
           f"max {max(lag_calm, default=float('nan')):.1f} ({len(lag_calm)} states, outside the outages); "
           f"with the outages p99 {pct(lag_all, 99):.0f}, max {max(lag_all, default=float('nan')):.0f} "

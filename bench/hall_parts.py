@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.hall.broker import BOARD, Hall, credentials
-from companion.hall.dedup import Dedup
+from companion.hall.model import HallModel
 
 #: the event the bench's hall is for (its topics: mafia/bench/...)
 EVENT = "bench"
@@ -209,9 +209,10 @@ class Proxy:
 # --- the board ----------------------------------------------------------------------------------
 @dataclass
 class Board:
-    """What a board would keep: fresh messages, their lag, the protocols."""
+    """The board's model (HallModel, what hall/board shows) fed every
+    message; the lag of each state it took, the protocols it took."""
 
-    dedup: Dedup = field(default_factory=Dedup)
+    model: HallModel = field(default_factory=lambda: HallModel(EVENT))
     lags: list[tuple[int, float, float]] = field(default_factory=list)  # (table, at, lag s)
     protocols: dict[int, list[bytes]] = field(default_factory=dict)  # fresh, per table
     protocol_copies: int = 0  # every protocol message, duplicates too
@@ -228,16 +229,17 @@ class Board:
                 continue
             _, table, sub = place
             self.bytes_by_table[table] = self.bytes_by_table.get(table, 0) + len(payload)
-            data = json.loads(payload) if payload.startswith(b"{") and sub != "" else {}
             protocol = sub.startswith("protocol/")
             if protocol:
                 self.protocol_copies += 1
-            if not payload or not self.dedup.fresh(topic, payload, None if protocol else data):
-                continue
+            if self.model.feed(topic, payload) is None:
+                continue  # seen (or a caption older than the announcement, an empty clear)
             if protocol:
                 self.protocols.setdefault(table, []).append(payload)
-            elif sub == "state" and "at" in data:
-                self.lags.append((table, data["at"], arrived - data["at"]))
+            elif sub == "state":
+                at = self.model.tables[table].state.get("at")
+                if isinstance(at, int | float):
+                    self.lags.append((table, at, arrived - at))
 
 
 def start_board(hall: Hall, board: Board) -> Any:

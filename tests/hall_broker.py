@@ -102,9 +102,10 @@ class Listener:
         self.client.loop_stop()
 
 
-def publish_as(broker: BrokerAddress, topic: str, payload: bytes) -> None:
+def publish_as(broker: BrokerAddress, topic: str, payload: bytes, retain: bool = False) -> None:
     """Publish once with QoS 1 and wait for the broker's answer (an ACL's
-    refusal is silent in MQTT 3.1.1: the message is dropped, PUBACK sent)."""
+    refusal is silent in MQTT 3.1.1: the message is dropped, PUBACK sent);
+    ``retain``: as a table publishes its state."""
     import paho.mqtt.client as mqtt
 
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
@@ -112,7 +113,7 @@ def publish_as(broker: BrokerAddress, topic: str, payload: bytes) -> None:
     client.connect(broker.host, broker.port, 10)
     client.loop_start()
     try:
-        client.publish(topic, payload, qos=1).wait_for_publish(5)
+        client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
     finally:
         client.disconnect()
         client.loop_stop()

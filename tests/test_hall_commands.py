@@ -122,3 +122,17 @@ def test_standings_from_a_folder_of_protocols(tmp_path: Path) -> None:
     assert (tmp_path / "s.csv").read_text(encoding="utf-8-sig").count("\n") >= 2
     nothing = _companion("hall", "standings", str(folder), "--lang", "en")
     assert nothing.returncode == 2 and len(nothing.stderr.splitlines()) == 1
+    # a folder without protocols (the hall's own folder given by mistake):
+    # one line, nothing written, not an empty table "saved"
+    empty = tmp_path / "hall"
+    empty.mkdir()
+    (empty / "hall.toml").write_text('event = "cup"\n', encoding="utf-8")
+    wrong = _companion(
+        "hall", "standings", str(empty), "--csv", str(tmp_path / "e.csv"), "--lang", "en"
+    )
+    assert wrong.returncode == 2 and wrong.stdout == "", wrong.stdout
+    assert (
+        wrong.stderr
+        == f"{empty}: no protocols (*.json, table-N/*.json); a table's: companion protocol JOURNAL --format json\n"
+    )
+    assert not (tmp_path / "e.csv").exists()

@@ -3,6 +3,7 @@ table makes of it (companion/hall/settings.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -74,4 +75,13 @@ def test_config_show_reads_back(tmp_path: Path) -> None:
     shown = config_toml(config, tmp_path / "c.toml")
     assert "[hall]" in shown
     again = parse_config(shown, "shown.toml", tmp_path)
-    assert again.hall == config.hall
+    assert again.hall == dataclasses.replace(config.hall, password=None)
+
+
+def test_config_show_hides_the_hall_password(tmp_path: Path) -> None:
+    # printed on a screen or pasted to ask for help: the secret stays out
+    config = parse_config(HALL, "c.toml", tmp_path)
+    shown = config_toml(config, tmp_path / "c.toml")
+    assert "s3cret" not in shown
+    assert f"# password = ...  # file: set, not shown (it is in {tmp_path / 'c.toml'})" in shown
+    assert 'user = "table3"  # file' in shown

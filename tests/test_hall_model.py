@@ -93,6 +93,42 @@ def test_captions_are_the_last_announcement_once_each() -> None:
     assert hall.tables[2].announcement == "Мафия просыпается"
 
 
+def test_an_outage_resend_of_many_captions_is_dropped_by_dedup() -> None:
+    # a table away a while sends its queue again (paho keeps 2 000): the
+    # board drops every one by Dedup's rules, not only the last few hundred
+    hall = HallModel("cup")
+    said = [json.dumps({"game": "g", "seq": n, "text": f"c{n}"}).encode() for n in range(900)]
+    for caption in said:
+        assert hall.feed(topic(5, topics.CAPTIONS), caption) is not None
+    for caption in said:
+        assert hall.feed(topic(5, topics.CAPTIONS), caption) is None
+    assert hall.duplicates == 900 == hall.dedup.dropped
+    assert hall.tables[5].announcement == "c899"
+
+
+def test_the_model_drops_what_dedup_drops() -> None:
+    # one rule for every receiver: the board's model and a bare Dedup agree
+    # on each message (the model adds only the games left behind)
+    from companion.hall.dedup import Dedup
+
+    sent = [
+        (topic(1, topics.STATE), state("g1", 5, phase="day")),
+        (topic(1, topics.STATE), state("g1", 5, phase="day")),
+        (topic(1, topics.STATE), state("g1", 5, phase="day", announcement="x")),
+        (topic(1, topics.STATE), state("g1", 4, phase="night")),
+        (topic(1, topics.CAPTIONS), json.dumps({"game": "g1", "seq": 6, "text": "a"}).encode()),
+        (topic(1, topics.CAPTIONS), json.dumps({"game": "g1", "seq": 6, "text": "a"}).encode()),
+        (topic(1, topics.CAPTIONS), json.dumps({"game": "g1", "seq": 6, "part": 1, "text": "b"}).encode()),
+        (topic(2, topics.STATE), state("g1", 5, phase="day")),
+        (topic(1, topics.STATE), state("g1", 7, phase="voting")),
+    ]  # fmt: skip
+    hall, dedup = HallModel("cup"), Dedup()
+    for where, payload in sent:
+        model_took = hall.feed(where, payload) is not None
+        assert model_took == dedup.fresh(where, payload, json.loads(payload)), (where, payload)
+    assert hall.duplicates == dedup.dropped == 3
+
+
 def test_a_protocol_is_kept_once_byte_for_byte(tmp_path: Path) -> None:
     hall = HallModel("cup")
     data = protocol_bytes("tournament-red-win", tmp_path, NAMES)

@@ -1,6 +1,8 @@
 """The effective config as TOML (``companion config show``): every value,
 defaults included, each marked with where it came from. The text reads back
-as the same config, so it can be saved as a starting file."""
+as the same config, so it can be saved as a starting file, but for a
+secret (the hall's password): shown on a screen or pasted into a message it
+would be out, so only a comment says it is set and where to find it."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ _UNSET = {
     "microphone.words_model": "no model: forbidden words are not listened for",
     "microphone.calibration": "array-calibration.json in the club's data folder, as companion calibrate saves it",
 }
+#: never printed: a comment says the value is set (the file holds it)
+SECRETS = frozenset({"hall.password"})
 
 
 def toml_string(text: str) -> str:
@@ -51,6 +55,8 @@ def config_toml(config: Config, path: Path, model_file: Path | None = None) -> s
         extra = f"; {note}" if note else ""
         if value is None:
             lines.append(f"# {name} = ...  # {origin}: not set ({_UNSET.get(key, 'none')})")
+        elif key in SECRETS:
+            lines.append(f"# {name} = ...  # {origin}: set, not shown (it is in {path})")
         else:
             lines.append(f"{name} = {_value(value)}  # {origin}{extra}")
 

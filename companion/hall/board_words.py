@@ -42,6 +42,7 @@ RU: dict[str, str] = {
     "seat": "Место {seat}",
     "no_scheme": "Схема подсчёта: {why}",
     "no_folder": "{folder}: нет такой папки",
+    "no_protocol_files": "{folder}: нет протоколов (*.json, table-N/*.json); протоколы со стола: companion protocol ЖУРНАЛ --format json",
     "no_outputs": "Укажите --csv, --html или --archive",
 }
 
@@ -82,6 +83,7 @@ EN: dict[str, str] = {
     "seat": "Seat {seat}",
     "no_scheme": "Scoring scheme: {why}",
     "no_folder": "{folder}: no such folder",
+    "no_protocol_files": "{folder}: no protocols (*.json, table-N/*.json); a table's: companion protocol JOURNAL --format json",
     "no_outputs": "Give --csv, --html or --archive",
 }
 

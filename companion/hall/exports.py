@@ -209,6 +209,9 @@ def export_standings(
     try:
         scheme = find_scheme(scheme_name)
         games, raw = read_protocols(folder, lang)
+        if not games:  # the wrong folder (the hall's own, say): not an empty table "saved"
+            print(w["no_protocol_files"].format(folder=folder), file=err)
+            return 2
         written = write_exports(
             games,
             raw,

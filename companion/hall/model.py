@@ -8,17 +8,18 @@ that arrived. It knows no MQTT client, no clock and no screen: the board
 time left is counted from the state's ``deadline`` by whoever shows it, with
 its own ``now``.
 
-What a table sends twice is dropped here, by the rules of hall/dedup.py
-(the tables' side): the outbox sends again after a reconnect, and the
-broker delivers a retained message again on every subscription. A state
-older than the last of its game is dropped, and one of the same seq unless
-its payload differs (one input may post the state twice, the second with
-its announcement), as is a state of a game the table has left behind. A
-caption is known by (game, seq, part). A protocol is known by (table, game)
-and its bytes: the same again is dropped, a different one (an ending undone
-and made again) replaces it, byte for byte as sent (the archive holds what
-the table sent). A payload that is not what topics.py says is refused with
-one line kept in ``refused``, never raised.
+What a table sends twice is dropped here: the outbox sends again after a
+reconnect, and the broker delivers a retained message again on every
+subscription. Whether a message was seen is hall/dedup.py's ``Dedup``
+(one set of rules for every receiver, and the one bench/hall.py measures
+through this model): a state older than the last of its game, or of the
+same seq and bytes (one input may post the state twice, the second with
+its announcement); a caption by (game, seq, part); a protocol by (table,
+game) and its bytes (a different one, an ending undone and made again,
+replaces it, byte for byte as sent: the archive holds what the table
+sent). The model adds its own: a state or caption of a game the table has
+left behind is dropped too. A payload that is not what topics.py says is
+refused with one line kept in ``refused``, never raised.
 """
 
 from __future__ import annotations
@@ -30,12 +31,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import topics
+from .dedup import Dedup
 from .standings import Game
 
 #: refusal lines kept (the oldest go first)
 KEEP_REFUSED = 50
-#: the most (game, seq) pairs of captions remembered per table
-KEEP_CAPTIONS = 512
 #: the largest payload taken (a protocol of a long game is ~100 KB)
 MAX_PAYLOAD = 4 << 20
 
@@ -53,9 +53,6 @@ class TableView:
     announcement: str = ""
     announcement_seq: int = -1
     past_games: set[str] = field(default_factory=set)
-    captions_seen: deque[tuple[str, int, int]] = field(
-        default_factory=lambda: deque(maxlen=KEEP_CAPTIONS)
-    )
 
     # what the board and the pages show, read off the state
     @property
@@ -171,7 +168,8 @@ class HallModel:
         self.raw_protocols: dict[tuple[int, str], bytes] = {}
         self.games: dict[tuple[int, str], Game] = {}
         self.refused: deque[str] = deque(maxlen=KEEP_REFUSED)
-        self.duplicates = 0
+        self.dedup = Dedup()  # what was seen: the decision for every receiver
+        self.duplicates = 0  # dropped: seen (Dedup) or of a game left behind
 
     def table(self, number: int) -> TableView:
         if number not in self.tables:
@@ -205,6 +203,9 @@ class HallModel:
         if not isinstance(game, str) or not isinstance(seq, int) or isinstance(seq, bool):
             return self._refuse(topic, "no game (text) and seq (number)")
         view = self.table(number)
+        if game in view.past_games or not self.dedup.fresh(topic, payload, data):
+            self.duplicates += 1
+            return None
         if sub == topics.STATE:
             return self._state(view, game, seq, data, payload)
         return self._caption(view, game, seq, data)
@@ -212,12 +213,6 @@ class HallModel:
     def _state(
         self, view: TableView, game: str, seq: int, data: dict[str, Any], payload: bytes
     ) -> Update | None:
-        same = game == view.game and (
-            seq < view.seq or (seq == view.seq and payload == view.payload)
-        )
-        if game in view.past_games or same:
-            self.duplicates += 1
-            return None
         if game != view.game:
             if view.game:
                 view.past_games.add(view.game)
@@ -229,12 +224,6 @@ class HallModel:
         return Update(view.table)
 
     def _caption(self, view: TableView, game: str, seq: int, data: dict[str, Any]) -> Update | None:
-        part = data.get("part")
-        key = (game, seq, part if isinstance(part, int) and not isinstance(part, bool) else 0)
-        if key in view.captions_seen or game in view.past_games:
-            self.duplicates += 1
-            return None
-        view.captions_seen.append(key)
         text = data.get("text")
         if not isinstance(text, str):
             return self._refuse(
@@ -249,7 +238,7 @@ class HallModel:
         key = (number, game)
         if not game or "/" in game:
             return self._refuse(topic, "no game id")
-        if self.raw_protocols.get(key) == payload:
+        if not self.dedup.fresh(topic, payload):
             self.duplicates += 1
             return None
         try:
