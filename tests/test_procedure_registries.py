@@ -14,6 +14,7 @@ import pytest
 import companion
 from companion.console import procedures as console
 from companion.console.procedure_parts import ConsoleProcedure, SetupPart
+from companion.console.refusals import procedures as refusals
 from companion.core.procedures import PROCEDURES
 from companion.live import procedures as live
 from companion.protocol import procedures as protocol
@@ -29,6 +30,9 @@ GENERIC = (
     "console/history.py",
     "console/players_count.py",
     "console/table_news.py",
+    "console/refusals/wording.py",
+    "console/refusals/core_words.py",
+    "console/refusals/inputs.py",
     "live/assembly.py",
     "live/table_spec.py",
     "protocol/report.py",
@@ -42,6 +46,7 @@ WORDS = frozenset(PROCEDURES) | {name.split("_")[0] for name in PROCEDURES}
 
 REGISTRIES = {
     "console": console.PROCEDURES,
+    "refusals": refusals.PROCEDURES,
     "live": live.WATCHES,
     "protocol": protocol.SUMMARIES,
     "voice": voice.ARGUMENT_VALUES,
