@@ -37,6 +37,7 @@ GENERIC = (
     "live/table_spec.py",
     "protocol/report.py",
     "protocol/formats.py",
+    "protocol/played.py",
     "voice/phrases.py",
     "voice/game_cues.py",
 )

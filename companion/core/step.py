@@ -338,6 +338,10 @@ class Procedure:
     costs: tuple[str, ...] = ()
     #: its rulesets need ``[night]`` steps
     night_steps: bool = True
+    # --- the protocol's check (protocol/played.py) ---
+    #: a seat's role may change in a game of it: a ``role_changed`` record
+    #: is fair; False: one is forged
+    roles_change: bool = False
 
 
 def living(game: Game) -> list[Seat]:

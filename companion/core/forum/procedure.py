@@ -330,4 +330,5 @@ PROCEDURE = Procedure(
     read_rules=read_forum,
     costs=("demotion", "lost_move"),
     night_steps=False,
+    roles_change=True,  # its dusk changes roles (dusk.py)
 )
