@@ -38,6 +38,8 @@ GENERIC = (
     "protocol/report.py",
     "protocol/formats.py",
     "protocol/played.py",
+    "protocol/lines.py",
+    "protocol/model.py",
     "voice/phrases.py",
     "voice/game_cues.py",
 )
