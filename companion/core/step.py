@@ -342,6 +342,10 @@ class Procedure:
     #: a seat's role may change in a game of it: a ``role_changed`` record
     #: is fair; False: one is forged
     roles_change: bool = False
+    #: the options a game of it may be set up with (``GameSetUp.options``;
+    #: its rules' ``ProcedureRules.options``), for a file that keeps a
+    #: set-up before its ruleset is read (club/last_setup.py)
+    options: tuple[str, ...] = ()
 
 
 def living(game: Game) -> list[Seat]:
