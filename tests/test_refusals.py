@@ -2,7 +2,8 @@
 
 The core refuses in English naming ids (``seat 5 (maniac) does not act in
 night step 'doctor'``); console/refusals/wording.py words each of its templates
-(console/refusals/core_words.py). Here: the core's source walked for every
+(console/refusals/core_words.py, and each procedure's own table registered
+in console/refusals/procedures.py). Here: the core's source walked for every
 template given to ``require``/``IllegalInput``/``BadEvent`` (a new one
 fails until it is worded); each template, filled with sample arguments,
 read in Russian (no Latin word) and English (no ids, lists or long
