@@ -14,9 +14,11 @@ import pytest
 import companion
 from companion.console import procedures as console
 from companion.console.procedure_parts import ConsoleProcedure, SetupPart
-from companion.core.procedures import PROCEDURES
+from companion.console.refusals import procedures as refusals
+from companion.core.procedures import PROCEDURES, every_option, named
 from companion.live import procedures as live
 from companion.protocol import procedures as protocol
+from companion.protocol.names import bundled_rulesets
 from companion.voice import procedures as voice
 
 PACKAGE = Path(companion.__file__).parent
@@ -29,10 +31,20 @@ GENERIC = (
     "console/history.py",
     "console/players_count.py",
     "console/table_news.py",
+    "console/refusals/wording.py",
+    "console/refusals/core_words.py",
+    "console/refusals/inputs.py",
+    "console/refusals/terms.py",
+    "console/refusals/lines.py",
+    "console/refusals/script.py",
     "live/assembly.py",
     "live/table_spec.py",
     "protocol/report.py",
     "protocol/formats.py",
+    "protocol/played.py",
+    "club/last_setup.py",
+    "protocol/lines.py",
+    "protocol/model.py",
     "voice/phrases.py",
     "voice/game_cues.py",
 )
@@ -42,6 +54,7 @@ WORDS = frozenset(PROCEDURES) | {name.split("_")[0] for name in PROCEDURES}
 
 REGISTRIES = {
     "console": console.PROCEDURES,
+    "refusals": refusals.PROCEDURES,
     "live": live.WATCHES,
     "protocol": protocol.SUMMARIES,
     "voice": voice.ARGUMENT_VALUES,
@@ -102,3 +115,12 @@ def test_the_check_finds_a_branch() -> None:
     assert len(named_procedures(branch)) == 3
     assert named_procedures("if game.rules.forum is not None: pass") == ["1: .forum"]
     assert named_procedures("sports = 1") == ["1: sports"]
+
+
+def test_a_procedures_options_are_its_rules_options() -> None:
+    """``Procedure.options`` (what a kept set-up may name before its ruleset
+    is read, club/last_setup.py) are those its rulesets offer."""
+    for rules in bundled_rulesets():
+        own = rules.procedure_rules
+        assert named(rules.procedure).options == (own.options if own else ()), rules.name
+    assert set(every_option()) >= {"two_sided", "multi_child"}

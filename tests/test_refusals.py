@@ -2,7 +2,8 @@
 
 The core refuses in English naming ids (``seat 5 (maniac) does not act in
 night step 'doctor'``); console/refusals/wording.py words each of its templates
-(console/refusals/core_words.py). Here: the core's source walked for every
+(console/refusals/core_words.py, and each procedure's own table registered
+in console/refusals/procedures.py). Here: the core's source walked for every
 template given to ``require``/``IllegalInput``/``BadEvent`` (a new one
 fails until it is worded); each template, filled with sample arguments,
 read in Russian (no Latin word) and English (no ids, lists or long
@@ -31,6 +32,7 @@ from companion.console.forum.screen import ForumScreen
 from companion.console.refusals import wording as refusals
 from companion.console.refusals.core_words import REFUSALS
 from companion.console.refusals.inputs import INPUT_WORDS, JOURNAL_REFUSALS, MALFORMED
+from companion.console.refusals.procedures import PROCEDURES
 from companion.console.refusals.wording import input_word, match, refusal_line
 from companion.console.sports.screen import TableScreen
 from companion.core.events import FLAG_KINDS
@@ -38,8 +40,10 @@ from companion.runner.codec import shapes
 from companion.runner.script import ScriptError
 
 CORE = ROOT / "companion" / "core"
-#: every template worded: a game's refusals and a malformed input's
-WORDED = {**REFUSALS, **MALFORMED}
+#: every template worded: a game's refusals (the shared core's, each built-in
+#: procedure's registered tables) and a malformed input's
+OWN = {template: entry for each in PROCEDURES.values() for template, entry in each.refusals.items()}
+WORDED = {**REFUSALS, **OWN, **MALFORMED}
 #: where the core gives its message: the call and the message's argument
 CALLS = {"require": 1, "IllegalInput": 0, "BadEvent": 0}
 #: messages the core builds at run time: (file, the argument) -> the
@@ -124,8 +128,8 @@ def test_every_refusal_of_the_core_is_worded() -> None:
         f"{where}: {template!r}" for template, where in found.items() if template not in WORDED
     ]
     assert not missing, (
-        "no words in console/refusals/core_words.py or refusals/inputs.py for:\n"
-        + "\n".join(missing)
+        "no words in console/refusals/core_words.py, refusals/inputs.py or a procedure's"
+        " registered tables (console/<procedure>/refusals.py) for:\n" + "\n".join(missing)
     )
     gone = [template for template in WORDED if template not in found]
     assert not gone, f"worded, but the core no longer says them: {gone}"

@@ -19,14 +19,15 @@ from console_driver import Host, config, console, hosting
 from test_procedure_registries import REGISTRIES
 from textual.widgets import Input, RichLog, Select, Static
 
-from companion.config.rulesets import DEFAULT_DIR, available_rulesets
+from companion.config.rulesets import DEFAULT_DIR, available_rulesets, load_ruleset
 from companion.console import procedures as console_procedures
 from companion.console.procedure_parts import ConsoleProcedure
 from companion.console.protocol_screen import ProtocolScreen
+from companion.console.refusals.wording import refusal_line
 from companion.console.setup_screen import SetupScreen
 from companion.console.table_host import TableNotice
 from tests.toy_game import registry
-from tests.toy_game.console import WORDS, ToyScreen
+from tests.toy_game.console import REFUSALS, WORDS, ToyScreen
 
 TOY = Path(__file__).resolve().parent / "toy_game" / "toy.toml"
 
@@ -60,6 +61,24 @@ def test_its_lines_are_in_every_registry_a_shell_looks_a_procedure_up_in() -> No
 
 def test_its_words_are_in_both_languages() -> None:
     assert WORDS["ru"].keys() == WORDS["en"].keys()
+
+
+def test_its_refusals_are_in_its_own_words(caplog: pytest.LogCaptureFixture) -> None:
+    """The core's refusal of a pick, led by the toy's own key «Выбор», not a
+    borrowed one («Выставить» is the sports table's), and no «no words»."""
+    rules = load_ruleset(TOY)
+    ru = refusal_line("nominate: a seat picks another", rules, "ru")
+    assert ru == "Выбор — себя не выбирают"
+    assert refusal_line("nominate: seat 2 has picked", rules, "ru") == "Выбор — игрок 2 уже выбрал"
+    en = refusal_line("nominate: a seat picks another", rules, "en")
+    assert en == "Pick — a seat picks another seat"
+    assert "no words" not in caplog.text
+    # the sports table's game still reads its own key for the same input
+    assert refusal_line("nominate: seat 3 is already nominated", load_ruleset("club"), "ru") == (
+        "Выставить — игрок 3 уже выставлен"
+    )
+    source = (TOY.parent / "procedure.py").read_text(encoding="utf-8")
+    assert all(f'"{template}"' in source for template in REFUSALS)  # its core's, as said
 
 
 def shown(screen: ToyScreen, widget: str) -> str:
@@ -112,7 +131,8 @@ async def test_the_toy_is_chosen_started_and_played_to_its_end_by_keys(
         reds = [s.number for s in host.game.seats if s.team == "red"]
         await host.keys("p")
         await host.type("1 1")  # a seat picks another: the core refuses, the screen says so
-        assert "✗" in "\n".join(str(line.text) for line in screen.query_one(RichLog).lines)
+        said = "\n".join(str(line.text) for line in screen.query_one(RichLog).lines)
+        assert "✗" in said and "Выбор — себя не выбирают" in said
         await pick_out(host, screen, reds[0])
         assert host.game.seat(reds[0]).out is not None
         assert shown(screen, "#toy-phase") == "Раунд 2: разговор"

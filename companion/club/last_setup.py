@@ -1,7 +1,7 @@
 """The last game's set-up, offered again by the next set-up screen: the
 ruleset, the seat count, the names as the host typed them (a blank seat
-stays blank), whether the roles came from the cards, and the forum game's
-options.
+stays blank), whether the roles came from the cards, and its options (a
+procedure's, such as the forum game's).
 
 It is a small TOML file beside the roster (``last-setup.toml`` in the
 roster's folder, the club's data folder by default), written when the host
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import cast
 
 from ..config.show import toml_string
-from ..core.forum.rules import FORUM_OPTIONS
+from ..core.procedures import every_option
 from ..textfiles.toml_table import (
     MAX_FILE_BYTES,
     Context,
@@ -126,7 +126,7 @@ def parse_last_setup(text: str, source: str) -> LastSetup:
         seats,
         tuple(names),
         root.bool_("cards", False),
-        root.strs("options", FORUM_OPTIONS, "option"),
+        root.strs("options", every_option(), "option"),
     )
 
 

@@ -26,6 +26,11 @@ PROCEDURES: dict[str, Procedure] = {procedure.name: procedure for procedure in _
 DEFAULT = _BUILT_IN[0].name
 
 
+def every_option() -> tuple[str, ...]:
+    """The options a game of any procedure may be set up with."""
+    return tuple(dict.fromkeys(o for each in PROCEDURES.values() for o in each.options))
+
+
 def register(procedure: Procedure) -> None:
     """Make ``procedure`` one a ruleset may name (a test's toy game); its
     name may not be taken by another procedure."""

@@ -341,6 +341,14 @@ class Procedure:
     #: its own inputs (``events.ProcedureEvent``): the codec reads and writes
     #: their script lines through the registry (``core.procedures``)
     events: tuple[type[ProcedureEvent], ...] = ()
+    # --- the protocol's check (protocol/played.py) ---
+    #: a seat's role may change in a game of it: a ``role_changed`` record
+    #: is fair; False: one is forged
+    roles_change: bool = False
+    #: the options a game of it may be set up with (``GameSetUp.options``;
+    #: its rules' ``ProcedureRules.options``), for a file that keeps a
+    #: set-up before its ruleset is read (club/last_setup.py)
+    options: tuple[str, ...] = ()
 
 
 def living(game: Game) -> list[Seat]:

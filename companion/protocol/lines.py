@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ..core.rules import Ruleset
 from ..core.state import Record
-from .forum_text import forum_fields
+from . import procedures
 from .names import clause_text, offence_text, role_name, step_name, team_name, teams_text
 from .templates import FLAG_WORDS, KIND_WORDS, TEMPLATES, TIMER_WORDS
 
@@ -95,7 +95,7 @@ def describe(rules: Ruleset, record: Record, lang: str, *, revote: bool = False)
     words = TEMPLATES[lang]
     data = dict(record.data)
     kind = record.kind
-    forum_fields(kind, data, lang, rules)
+    procedures.of(rules).record_fields(kind, data, lang, rules)
     if kind in _CLAUSE_KINDS or kind == "out":
         data["clause"] = clause_text(str(data.get("clause") or ""), lang, rules)
     if kind == "setup":

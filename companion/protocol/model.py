@@ -14,6 +14,7 @@ from typing import Literal
 
 from ..core.state import Game, Record
 from . import deal as fair
+from . import procedures
 from .game_log import records
 from .lines import describe as describe_record
 from .lines import texts
@@ -27,8 +28,6 @@ _SEAT_KEYS = ("seat", "by")
 _TARGET_KEYS = ("target", "nominee")
 _SEATS_KEYS = ("voters", "seats", "suspects")
 _COUNT_KEYS = ("votes", "black", "at")
-#: the forum game's announcements that begin a day or a night
-_FORUM_PERIODS: dict[str, Period] = {"forum_day": "day", "forum_night": "night"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,13 +241,14 @@ def _entries(game: Game, lang: str) -> list[Entry]:
     out = []
     log = records(game)
     lines = texts(game.rules, log, lang)
+    periods = procedures.of(game.rules).periods  # a procedure's own announcements
     tied = False
     for record, text in zip(log, lines, strict=True):
         if record.kind in ("night", "day"):
             period = "night" if record.kind == "night" else "day"
             tied = False
-        elif record.kind == "public" and dict(record.data).get("cue") in _FORUM_PERIODS:
-            period = _FORUM_PERIODS[str(dict(record.data)["cue"])]
+        elif record.kind == "public" and dict(record.data).get("cue") in periods:
+            period = "night" if periods[str(dict(record.data)["cue"])] == "night" else "day"
         tied = tied or record.kind == "tie"
         data = dict(record.data)
         out.append(

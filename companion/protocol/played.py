@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.forum.rules import forum_rules
+from ..core.procedures import named
 from ..core.rules import Ruleset
 from ..core.state import Record
 from ..core.vocabulary_check import check_record
@@ -196,7 +196,7 @@ def _roles_in(
         return unfair("record", index=index, why="a second setup")
     if kind == "role_changed":
         seat, was, role, team = fields["seat"], fields["was"], fields["role"], fields["team"]
-        if forum_rules(rules) is None:
+        if not named(rules.procedure).roles_change:
             return unfair("never_changes", index=index, ruleset=rules.name)
         if was != roles[seat]:
             return unfair("change_from", index=index, seat=seat, got=was, want=roles[seat])

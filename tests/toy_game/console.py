@@ -1,8 +1,8 @@
 """The toy game's part of the console (issue 25 part 3's proof, the shells'
 side): a screen that shows its seats and phase and takes the host's keys
 («next», a pick, undo), its set-up part (the seat count its deals know),
-registered by ``procedure.register()`` with the live table's and the
-voice's lines, as a procedure's folder under ``console/`` would be."""
+its refusals' words, registered by ``procedure.register()`` with the
+live table's and the voice's lines, as a procedure's folder under ``console/`` would be."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from companion.console.dialogs import seat_numbers
 from companion.console.game_screen import GameScreen
 from companion.console.keymap import HostFooter, open_map
 from companion.console.procedure_parts import ConsoleProcedure, ScreenArgs, SetupPart
+from companion.console.refusals.core_words import Entry, ProcedureWords
 from companion.core.effects import Effect, Ignored, TellHost
 from companion.core.events import HostAdvanced, Nominated
 from companion.core.rules import Ruleset
@@ -58,6 +59,17 @@ WORDS = {
         "picked": "  ✓ picked {target}",
     },
 }
+
+
+#: the refusals its core raises (procedure.py), in the host's words
+REFUSALS: dict[str, Entry] = {
+    "a seat picks another": ((), "себя не выбирают", "a seat picks another seat"),
+    "seat {} has picked": (("seat",), "игрок {0} уже выбрал", "seat {0} has already picked"),
+}
+
+#: its refusal words (console/refusals/procedures.py): a pick is a
+#: ``nominate`` input, named by the toy's own key «Выбор»
+REFUSAL_WORDS = ProcedureWords(REFUSALS, {"nominate": "key.pick"}, WORDS)
 
 
 class ToyWords:

@@ -6,7 +6,8 @@ words, Russian and English (the core's refusals of a game are in
 that no state of the game could take (a seat number that is no number);
 ``JOURNAL_REFUSALS``: an input the journal could not keep; ``INPUT_KEYS``
 and ``INPUT_WORDS``: the name a refusal line begins with, the console's
-key for the input where it has one.
+key for the input where it has one (a procedure's own inputs' keys are in
+its ``ProcedureWords``, refusals/procedures.py).
 """
 
 from __future__ import annotations
@@ -166,30 +167,15 @@ JOURNAL_REFUSALS: dict[str, Entry] = {
     ),
 }
 
-#: input name (runner/codec.py) -> the console's key for its key's name:
-#: (table, key), the table "words" (words.py) or "forum" (forum/words.py)
-INPUT_KEYS: dict[str, tuple[str, str]] = {
-    "next": ("words", "key.next"),
-    "nominate": ("words", "key.nominate"),
-    "offence": ("words", "key.offence"),
-    "cancel_offence": ("words", "key.cancel_offence"),
-    "dismiss": ("words", "key.dismiss"),
-    "undo": ("words", "key.undo"),
-    "choice": ("words", "key.choice"),
-    "shot": ("words", "key.choice"),
-    "kill": ("words", "key.choice"),
-    "check": ("words", "key.choice"),
-    "heal": ("words", "key.choice"),
-    "block": ("words", "key.choice"),
-    "best_move": ("words", "key.best_move"),
-    "stop": ("words", "key.stop"),
-    "pause": ("words", "key.pause"),
-    "resume": ("words", "key.pause"),
-    "post": ("forum", "key.choice"),
-    "vote": ("forum", "key.vote"),
-    "deadline": ("forum", "key.close"),
-    "move_deadline": ("forum", "key.move"),
-    "declare_win": ("forum", "key.declare"),
+#: input name (runner/codec.py) -> the console's key for it (words.py), for
+#: the inputs every procedure's table takes; a procedure's own are in its
+#: ``ProcedureWords`` (refusals/procedures.py)
+INPUT_KEYS: dict[str, str] = {
+    "next": "key.next",
+    "undo": "key.undo",
+    "stop": "key.stop",
+    "pause": "key.pause",
+    "resume": "key.pause",
 }
 
 #: inputs no key of the console names (a seat's button, the microphone,

@@ -6,7 +6,8 @@ does not act in night step 'doctor'``), and stays so: they are also the
 script authors' errors, and tests match them. The table hands the console
 ``input: message`` (runner/loop.py, runner/replay.py), ``nominate: ...``.
 This module matches the message against the core's templates
-(``core_words.py``, ``inputs.py``), turns each argument into words
+(``core_words.py``, ``inputs.py``, and each procedure's own,
+registered in ``procedures.py``: none is named here), turns each argument into words
 (a role id into the ruleset's name, a phase into a phase, a list into
 "2, 3, 6", a float to one decimal; ``terms.py``) and the input's
 name into the key the console shows for it. A message with no words
@@ -36,10 +37,9 @@ from ...protocol.names import (
 )
 from ...protocol.report import FLAG_WORDS
 from ...runner.codec import shapes
-from .. import words
-from ..forum import words as forum_words
-from .core_words import REFUSALS, Entry
+from .core_words import REFUSALS, Entry, ProcedureWords
 from .inputs import INPUT_KEYS, INPUT_WORDS, JOURNAL_REFUSALS, MALFORMED
+from .procedures import PROCEDURES, key_word, own_word
 from .terms import (
     ACTIONS,
     COSTS,
@@ -77,7 +77,7 @@ def refusal_line(reason: str, rules: Ruleset | None, lang: str) -> str:
     log.warning("a refusal with no words in %s: %s", lang, reason)
     if lang != "ru":
         return reason
-    return _with_input(name, UNKNOWN, lang)
+    return _with_input(name, UNKNOWN, lang, rules)
 
 
 def refusal_words(
@@ -89,7 +89,7 @@ def refusal_words(
     found = match(message)
     if found is None:
         return None
-    return _with_input(input_name, worded(*found, rules, lang), lang)
+    return _with_input(input_name, worded(*found, rules, lang), lang, rules)
 
 
 def worded(entry: Entry, args: tuple[str, ...], rules: Ruleset | None, lang: str) -> str:
@@ -121,9 +121,15 @@ def match(message: str, patterns: Patterns | None = None) -> tuple[Entry, tuple[
     return None
 
 
-@cache
 def _patterns() -> Patterns:
-    return compiled({**REFUSALS, **MALFORMED, **JOURNAL_REFUSALS})
+    # the registry as it stands (a procedure may be registered at run time)
+    return _patterns_of(tuple(PROCEDURES.values()))
+
+
+@cache
+def _patterns_of(procedures: tuple[ProcedureWords, ...]) -> Patterns:
+    own = {template: entry for each in procedures for template, entry in each.refusals.items()}
+    return compiled({**REFUSALS, **own, **MALFORMED, **JOURNAL_REFUSALS})
 
 
 def compiled(table: dict[str, Entry]) -> Patterns:
@@ -138,22 +144,17 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile("(.+?)".join(re.escape(piece) for piece in pieces), re.DOTALL)
 
 
-def _with_input(input_name: str | None, text: str, lang: str) -> str:
+def _with_input(input_name: str | None, text: str, lang: str, rules: Ruleset | None) -> str:
     if input_name is None:
         return text[:1].upper() + text[1:]
-    return f"{input_word(input_name, lang)} — {text}"
+    return f"{input_word(input_name, lang, rules)} — {text}"
 
 
-def input_word(input_name: str, lang: str) -> str:
+def input_word(input_name: str, lang: str, rules: Ruleset | None = None) -> str:
     """An input as the host knows it: the name of the console's key for it
-    (``nominate`` → «Выставить»)."""
+    (``nominate`` → «Выставить»), the game's procedure's own first."""
     ru = lang == "ru"
-    table, key = INPUT_KEYS.get(input_name, ("", ""))
-    keys = {
-        "words": words.RU if ru else words.EN,
-        "forum": forum_words.RU if ru else forum_words.EN,
-    }.get(table, {})
-    shown = keys.get(key)
+    shown = key_word(input_name, INPUT_KEYS.get(input_name), rules, lang)
     if shown:
         return shown
     pair = INPUT_WORDS.get(input_name)
@@ -253,9 +254,9 @@ def _action(text: str, rules: Ruleset | None, lang: str) -> str:
     own = ACTIONS.get(text)
     if own is not None:
         return own[0 if lang == "ru" else 1]
-    forum = (forum_words.RU if lang == "ru" else forum_words.EN).get("action." + text)
-    if forum and "{" not in forum:
-        return forum
+    found = own_word("action." + text, rules, lang)
+    if found and "{" not in found:
+        return found
     return f"«{text}»" if lang == "ru" else humane(text)
 
 
@@ -291,8 +292,7 @@ def _ruleset(text: str, rules: Ruleset | None, lang: str) -> str:
 
 def _window(text: str, rules: Ruleset | None, lang: str) -> str:
     key = "window." + text.replace(" ", "_")
-    found = (forum_words.RU if lang == "ru" else forum_words.EN).get(key)
-    return found or (humane(text) if lang != "ru" else "окно")
+    return own_word(key, rules, lang) or (humane(text) if lang != "ru" else "окно")
 
 
 def _windows(text: str, rules: Ruleset | None, lang: str) -> str:
@@ -300,8 +300,7 @@ def _windows(text: str, rules: Ruleset | None, lang: str) -> str:
 
 
 def _option(text: str, rules: Ruleset | None, lang: str) -> str:
-    found = (forum_words.RU if lang == "ru" else forum_words.EN).get("option." + text)
-    return found or text
+    return own_word("option." + text, rules, lang) or text
 
 
 def _options(text: str, rules: Ruleset | None, lang: str) -> str:

@@ -43,7 +43,7 @@ from .events import (
     ForumVoted,
 )
 from .posts import last_post, owner_seats, take_choice, take_vote
-from .rules import DEADLINES, forum_rules
+from .rules import DEADLINES, FORUM_OPTIONS, forum_rules
 from .ruleset_load import read_forum
 from .state import MM_TEAMS, ForumState, next_date, phase_name, remembered, stamp, state
 from .vote import DayChoices, count, tally_text
@@ -338,4 +338,6 @@ PROCEDURE = Procedure(
     costs=("demotion", "lost_move"),
     night_steps=False,
     events=EVENTS,
+    options=FORUM_OPTIONS,
+    roles_change=True,  # its dusk changes roles (dusk.py)
 )
