@@ -21,7 +21,7 @@ import json
 import re
 import sys
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -206,33 +206,15 @@ def export_standings(
     if not folder.is_dir():
         print(w["no_folder"].format(folder=folder), file=err)
         return 2
-    try:
-        scheme = find_scheme(scheme_name)
+
+    def collect() -> Collected:
         games, raw = read_protocols(folder, lang)
         if not games:  # the wrong folder (the hall's own, say): not an empty table "saved"
-            print(w["no_protocol_files"].format(folder=folder), file=err)
-            return 2
-        written = write_exports(
-            games,
-            raw,
-            scheme,
-            event or folder.name,
-            lang,
-            csv_path=csv_path,
-            html_path=html_path,
-            archive_path=archive_path,
-        )
-    except ScoringError as error:
-        print(w["no_scheme"].format(why=error), file=err)
-        return 2
-    except ProtocolFileError as error:
-        print(str(error), file=err)
-        return 2
-    except OSError as error:
-        print(w["export_failed"].format(why=f"{error.filename}: {error.strerror}"), file=err)
-        return 2
-    print(w["exported"].format(files=", ".join(map(str, written))), file=out)
-    return 0
+            raise _NothingToExport(w["no_protocol_files"].format(folder=folder))
+        return games, raw
+
+    paths = (csv_path, html_path, archive_path)
+    return _export(collect, scheme_name, event or folder.name, lang, paths, out, err)
 
 
 def collect_from_broker(
@@ -295,12 +277,46 @@ def export_from_broker(
     if csv_path is None and html_path is None and archive_path is None:
         print(w["no_outputs"], file=err)
         return 2
+
+    def collect() -> Collected:
+        try:
+            model = collect_from_broker(broker, event, quiet_s=quiet_s)
+        except ConnectionError as error:
+            why = w["broker_down"].format(host=broker.host, port=broker.port, why=error)
+            raise _NothingToExport(why) from None
+        return model.protocols(), model.raw_protocols
+
+    paths = (csv_path, html_path, archive_path)
+    return _export(collect, scheme_name, event, lang, paths, out, err)
+
+
+#: the games read and each protocol's bytes by (table, game)
+Collected = tuple[Iterable[Game], Mapping[tuple[int, str], bytes]]
+
+
+class _NothingToExport(Exception):
+    """Nothing to export, said in the user's words (``str()``)."""
+
+
+def _export(
+    collect: Callable[[], Collected],
+    scheme_name: str,
+    event: str,
+    lang: str,
+    paths: tuple[Path | None, Path | None, Path | None],
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """The standings' files (CSV, HTML, archive) from what ``collect``
+    gathers: 0 when written; 2 with one line on `err` when not."""
+    w = words(lang)
+    csv_path, html_path, archive_path = paths
     try:
         scheme = find_scheme(scheme_name)
-        model = collect_from_broker(broker, event, quiet_s=quiet_s)
+        games, raw = collect()
         written = write_exports(
-            model.protocols(),
-            model.raw_protocols,
+            games,
+            raw,
             scheme,
             event,
             lang,
@@ -311,8 +327,8 @@ def export_from_broker(
     except ScoringError as error:
         print(w["no_scheme"].format(why=error), file=err)
         return 2
-    except ConnectionError as error:
-        print(w["broker_down"].format(host=broker.host, port=broker.port, why=error), file=err)
+    except (ProtocolFileError, _NothingToExport) as error:
+        print(str(error), file=err)
         return 2
     except OSError as error:
         print(w["export_failed"].format(why=f"{error.filename}: {error.strerror}"), file=err)
