@@ -74,6 +74,12 @@ BANDS_KEEP_DB = 8.0
 LOUD_PROBABILITY = 0.2
 LOUD_LIFT_DB = 12.0
 LOUD_JITTER_DB = 5.0
+#: and one that stands far out, steadier still, is a word said out loud
+#: (a transient just before it can hold Silero under 0.6): it counts as
+#: ``CLEAR_PROBABILITY``, so the short-word rule can take it
+CLEAR_LIFT_DB = 25.0
+CLEAR_JITTER_DB = 3.5
+CLEAR_PROBABILITY = 0.8
 #: a word's part that Silero has not believed yet (its recurrent state is
 #: slow to rise on a short word, slower still after a knock or a scrape
 #: just before it): a chunk whose speech band stands ``SOUNDING_LIFT_DB``
@@ -180,7 +186,10 @@ class Voicing:
             & (bands.speech_lift >= LOUD_LIFT_DB)
             & (bands.speech_jitter <= LOUD_JITTER_DB)
         )
-        heard = np.where(loud, np.maximum(heard, 0.5), heard)
+        clear = (
+            loud & (bands.speech_lift >= CLEAR_LIFT_DB) & (bands.speech_jitter <= CLEAR_JITTER_DB)
+        )
+        heard = np.where(loud, np.maximum(heard, np.where(clear, CLEAR_PROBABILITY, 0.5)), heard)
         # Voiced speech against the floor where speech sounds; a whisper
         # against its own band's.
         lift = np.where(heard >= 0.5, bands.speech_lift, lift)
