@@ -97,6 +97,15 @@ class Listener:
                 return got
         raise AssertionError(f"not received in {timeout} s; got {[t for t, _, _ in got]}")
 
+    def drain(self, quiet_s: float) -> list[tuple[str, bytes, bool]]:
+        """Every message still coming, until none has for ``quiet_s``."""
+        got: list[tuple[str, bytes, bool]] = []
+        while True:
+            try:
+                got.append(self.messages.get(timeout=quiet_s))
+            except queue.Empty:
+                return got
+
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()

@@ -112,20 +112,21 @@ def test_the_board_sees_no_role_before_the_end(hall: Hall, tmp_path: Path) -> No
 
     try:
         got = board.wait_for(both, timeout=30)
+        got += board.drain(quiet_s=1.0)  # the last input's captions, sent after its state
     finally:
         table.close()
         board.close()
     rules = load_ruleset("tournament")
     secret = {role.id for role in rules.roles} | {team.id for team in rules.teams}
-    # every state and caption up to the end's own state (who won is public
-    # once it has ended); the protocol, made from the journal once the game
-    # has ended, is the one payload that names the roles
-    end = next(
-        i for i, (t, p, _) in enumerate(got) if t.endswith("/state") and b'"phase":"ended"' in p
-    )
-    before = [(t, p, r) for t, p, r in got[:end] if "/protocol/" not in t]
-    assert len(before) > 20
-    for topic, payload, _ in before:
+    # Every payload but the ended state (who won is public once the game has
+    # ended) and the protocol (made from the journal once it has ended, the
+    # one payload that names the roles). The states in between are a
+    # retained "latest wins": how many of them get out depends on the
+    # machine's pace, the captions all do (a whole game says dozens).
+    ended = [(t, p) for t, p, _ in got if t.endswith("/state") and b'"phase":"ended"' in p]
+    checked = [(t, p) for t, p, _ in got if "/protocol/" not in t and (t, p) not in ended]
+    assert sum(t.endswith("/captions") for t, _ in checked) > 20
+    for topic, payload in checked:
         assert topic.startswith("mafia/cup/table/3/")
         text = payload.decode()
         for word in secret:
