@@ -6,7 +6,6 @@ listening process hear a recording alike."""
 
 from __future__ import annotations
 
-import wave
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from companion.ears.hearing import EarsSettings, Hearing
 from companion.ears.review import review
 from testkit.corpus import render
 from testkit.hard_corpus import bed, near_room, transient
+from testkit.room import save_wav
 
 RATE = 16_000
 
@@ -93,16 +93,6 @@ def test_a_word_with_paper_handled_over_its_start_is_heard() -> None:
     assert len(found) == 1 and found[0].start < 4.0 + len(word) / RATE and found[0].end > 4.0
 
 
-def _wav(path: Path, samples: np.ndarray[Any, Any]) -> Path:
-    pcm = np.clip(np.round(samples * 32767), -32768, 32767).astype("<i2")
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(RATE)
-        out.writeframes(pcm.tobytes())
-    return path
-
-
 def test_listen_and_the_live_process_give_the_same_segments(
     whisper_in_pink: np.ndarray[Any, Any], tmp_path: Path
 ) -> None:
@@ -113,7 +103,7 @@ def test_listen_and_the_live_process_give_the_same_segments(
     level = float(np.sqrt(np.mean(np.square(whisper_in_pink[: 4 * RATE]))))
     speech = np.concatenate([pad, word * level * 10, pad, line * level * 10, pad])
     sound = np.concatenate([whisper_in_pink, speech + bed("pink", rng, len(speech))])
-    path = _wav(tmp_path / "table.wav", sound)
+    path = save_wav(tmp_path / "table.wav", sound[:, None], RATE)
     pcm = np.asarray(
         np.frombuffer(path.read_bytes()[44:], dtype="<i2") / 32768.0, dtype=np.float32
     )  # what the file holds, as the card would give it
