@@ -22,6 +22,11 @@ class HasResult(Protocol):
     def clause(self) -> str | None: ...
 
 
+def seconds_value(seconds: float) -> int | float:
+    """Seconds as JSON: whole seconds print as 60, not 60.0."""
+    return int(seconds) if float(seconds).is_integer() else seconds
+
+
 def result_fields(result: HasResult) -> dict[str, Any]:
     """Winners, losers, reason and clause as JSON."""
     return {

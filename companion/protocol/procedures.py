@@ -17,6 +17,7 @@ from ..core.sports.state import table_or_blank
 from ..core.state import Game, Seat
 from .forum_summary import forum_summary
 from .forum_text import forum_fields
+from .game_log import seconds_value
 
 #: (the game, the summary so far) -> adds the procedure's own keys
 SummaryExtras = Callable[[Game, dict[str, Any]], None]
@@ -42,14 +43,10 @@ def sports_nominees(game: Game) -> list[int]:
     return list(table_or_blank(game).nominees)
 
 
-def _number(value: float) -> float | int:
-    return int(value) if float(value).is_integer() else value
-
-
 def sports_rights(game: Game, seat: Seat) -> dict[str, Any]:
     """A seat's rights on the sports table: its next speech, nominating, voting."""
     return {
-        "next_speech_s": _number(rights.next_speech_s(game, seat)),
+        "next_speech_s": seconds_value(rights.next_speech_s(game, seat)),
         "may_nominate": rights.may_nominate(game, seat),
         "may_vote": rights.may_vote(game, seat),
     }

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..core import views
 from ..core.state import Game
-from .game_log import records, result_fields
+from .game_log import records, result_fields, seconds_value
 from .lines import flag_fields, texts
 from .names import offence_text, role_name
 from .procedures import SUMMARIES
@@ -44,7 +44,7 @@ def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
                 else {
                     "how": seat.out.how,
                     "day": seat.out.day,
-                    "last_word_s": _num(seat.out.last_word_s),
+                    "last_word_s": seconds_value(seat.out.last_word_s),
                 },
                 "offences": seat.count,
                 **part.seat_rights(game, seat),
@@ -54,11 +54,6 @@ def summary(game: Game, ignored: Sequence[int] = ()) -> dict[str, Any]:
     }
     part.extras(game, out)
     return out
-
-
-def _num(seconds: float) -> int | float:
-    """Whole seconds print as 60, not 60.0."""
-    return int(seconds) if float(seconds).is_integer() else seconds
 
 
 #: kept under its old names for their readers (console/words.py, the tests)
