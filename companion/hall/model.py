@@ -47,8 +47,6 @@ class TableView:
     table: int
     link: str = ""  # "online", "offline", "" before the table said
     game: str = ""  # the game its state is of
-    seq: int = -1  # the state's seq
-    payload: bytes = b""  # the state as it came (the same seq again with other bytes is news)
     state: dict[str, Any] = field(default_factory=dict)
     announcement: str = ""
     announcement_seq: int = -1
@@ -207,17 +205,15 @@ class HallModel:
             self.duplicates += 1
             return None
         if sub == topics.STATE:
-            return self._state(view, game, seq, data, payload)
+            return self._state(view, game, seq, data)
         return self._caption(view, game, seq, data)
 
-    def _state(
-        self, view: TableView, game: str, seq: int, data: dict[str, Any], payload: bytes
-    ) -> Update | None:
+    def _state(self, view: TableView, game: str, seq: int, data: dict[str, Any]) -> Update | None:
         if game != view.game:
             if view.game:
                 view.past_games.add(view.game)
             view.announcement, view.announcement_seq = "", -1
-        view.game, view.seq, view.state, view.payload = game, seq, data, payload
+        view.game, view.state = game, data
         said = data.get("announcement")
         if isinstance(said, str) and said and seq >= view.announcement_seq:
             view.announcement, view.announcement_seq = said, seq
