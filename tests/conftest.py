@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -114,7 +115,26 @@ def pulse_server() -> str:
         if required:
             pytest.fail(message)
         pytest.skip(message)
+    _portaudio_lists_pulse(server)
     return server
+
+
+def _portaudio_lists_pulse(server: str, tries: int = 5) -> None:
+    """PortAudio lists its devices once, when sounddevice is imported; the
+    ALSA "pulse" device is listed only if the server answered that probe in
+    time, and under load (three workers importing at once) it sometimes did
+    not, leaving this worker without "pulse" for its whole life. Listed
+    again, as the speaker's own recovery does (``refresh_portaudio``)."""
+    import sounddevice
+
+    from companion.voice.recovery import refresh_portaudio
+
+    for _ in range(tries):
+        if any(d["name"] == "pulse" for d in sounddevice.query_devices()):
+            return
+        time.sleep(0.2)
+        refresh_portaudio()
+    pytest.fail(f"PortAudio lists no 'pulse' device for the server at {server}")
 
 
 # The demo game's journal and its states in time (the ears' flags are checked on it).

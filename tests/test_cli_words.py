@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_here import companion_here
 from helpers import ROOT
 
 from companion import cli
@@ -172,6 +173,11 @@ RUNS: list[tuple[list[str], int, str, str]] = [
 ]  # fmt: skip
 
 
+#: how many of RUNS start the real command in a process of its own (in
+#: both languages); the others run in the test's process (tests/cli_here.py)
+IN_PROCESSES = 2
+
+
 def test_the_real_command_in_both_languages(tmp_path: Path) -> None:
     (tmp_path / "bad.jsonl").write_text(
         '{"input": "setup", "ruleset": "club"}\n{"input": "press", "seat": 0}\n', encoding="utf-8"
@@ -179,23 +185,33 @@ def test_the_real_command_in_both_languages(tmp_path: Path) -> None:
     (tmp_path / "x.jsonl").write_text('{"input": "setup", "ruleset": "club"}\n', encoding="utf-8")
     env = _env(tmp_path / "home")
     started = []
-    for args, status, ru, en in RUNS:
+    for index, (args, status, ru, en) in enumerate(RUNS):
         helped = ["--help"] if status == 0 else []
         for lang, said in ((None, ru), ("en", en)):
-            argv = [str(COMPANION), *args, *helped, *(["--lang", lang] if lang else [])]
-            process = subprocess.Popen(
-                argv, cwd=tmp_path, env=env, text=True,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            )  # fmt: skip
-            started.append((argv, process, status, said, lang))
+            argv = [*args, *helped, *(["--lang", lang] if lang else [])]
+            if index < IN_PROCESSES:
+                process = subprocess.Popen(
+                    [str(COMPANION), *argv], cwd=tmp_path, env=env, text=True,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                )  # fmt: skip
+                started.append((argv, process, status, said, lang))
+            else:
+                done = companion_here(*argv, env=env, cwd=tmp_path)
+                _check_words(argv, done.returncode, done.stdout, done.stderr, status, said, lang)
     for argv, process, status, said, lang in started:
         out, err = process.communicate(timeout=120)
-        shown = out if status == 0 else err
-        assert process.returncode == status, (argv, err)
-        assert said in shown, (argv, shown)
-        if lang is None:
-            # the file's own line, and what the user typed (in quotes), are theirs
-            echoed = re.sub(r"'[^']*'", "", shown.replace('{"input": "press", "seat": 0}', ""))
-            assert latin_words(echoed) == [], (argv, shown)
-        else:
-            assert not CYRILLIC.search(shown), (argv, shown)
+        _check_words(argv, process.returncode, out, err, status, said, lang)
+
+
+def _check_words(
+    argv: list[str], code: int, out: str, err: str, status: int, said: str, lang: str | None
+) -> None:
+    shown = out if status == 0 else err
+    assert code == status, (argv, err)
+    assert said in shown, (argv, shown)
+    if lang is None:
+        # the file's own line, and what the user typed (in quotes), are theirs
+        echoed = re.sub(r"'[^']*'", "", shown.replace('{"input": "press", "seat": 0}', ""))
+        assert latin_words(echoed) == [], (argv, shown)
+    else:
+        assert not CYRILLIC.search(shown), (argv, shown)

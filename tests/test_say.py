@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_here import companion_here
 
 from companion.config.rulesets import load_ruleset
 from companion.core.effects import Say
@@ -31,18 +32,29 @@ TOURNAMENT, CLUB = load_ruleset("tournament"), load_ruleset("club")
 RU = load_catalogue("ru")
 
 
-def companion(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m companion.cli ARGS`` as a user runs it, with a voice
-    cache of its own and no sound device (``PULSE_SERVER`` pointing nowhere)."""
-    env = {
+def _environment(tmp_path: Path) -> dict[str, str]:
+    """A voice cache of its own and no sound device (``PULSE_SERVER``
+    pointing nowhere)."""
+    return {
         **os.environ,
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
         "PULSE_SERVER": f"unix:{tmp_path}/no-pulse",
     }
+
+
+def companion(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``companion ARGS`` run in the test's own process (tests/cli_here.py):
+    for the arguments and their refusals."""
+    return companion_here(*args, env=_environment(tmp_path), cwd=ROOT)
+
+
+def companion_process(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m companion.cli ARGS`` as a user runs it: each command
+    keeps one such run."""
     return subprocess.run(
         [sys.executable, "-m", "companion.cli", *args],
         cwd=ROOT,
-        env=env,
+        env=_environment(tmp_path),
         capture_output=True,
         text=True,
         timeout=120,
@@ -88,7 +100,7 @@ def test_a_bad_cue_argument_is_one_line_naming_it(
 
 
 def test_a_cue_is_said_as_captions(tmp_path: Path) -> None:
-    done = companion(tmp_path, "say", "voting_begins", "nominees=12,3", "--captions")
+    done = companion_process(tmp_path, "say", "voting_begins", "nominees=12,3", "--captions")
     assert (done.returncode, done.stderr) == (0, "")
     text = "На голосование выставлены игроки номер двенадцать и три."
     assert done.stdout.splitlines() == [f"» {text}"]  # the caption is the output, once
@@ -111,6 +123,13 @@ def test_a_table_size_outside_the_ruleset_is_one_line(
     assert (done.returncode, done.stdout) == (2, "")
     (line,) = done.stderr.splitlines()
     assert line.startswith("companion: ") and message in line
+
+
+def test_voices_as_a_process_refuses_a_table_size_in_one_line(tmp_path: Path) -> None:
+    done = companion_process(tmp_path, "voices", "list", "--seats", "3")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("companion: voices: --seats 3: ruleset 'tournament' plays")
+    assert len(done.stderr.splitlines()) == 1
 
 
 def test_voices_list_covers_the_largest_table_and_no_more() -> None:

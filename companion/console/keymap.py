@@ -111,6 +111,31 @@ class HostFooter(Footer):
         super().__init__(compact=True, show_command_palette=False)
         self.priority = priority
         self.fitted: frozenset[str] = frozenset()
+        self._composed: tuple[object, ...] | None = None  # what the keys showed when composed
+
+    def _keys_shown(self) -> tuple[object, ...]:
+        """What the footer's keys would show: composed again only when this
+        changes. Textual's Footer recomposes on every change of the
+        bindings (each focus change, each screen), most of them changing
+        nothing it shows; each cost about a millisecond and a half."""
+        return (
+            self._fitted(),
+            *(
+                (key, b.binding.action, b.binding.description, b.binding.key_display,
+                 b.enabled, b.tooltip)
+                for key, b in self.screen.active_bindings.items()
+                if b.binding.show
+            ),
+        )  # fmt: skip
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        self._bindings_ready = True
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        if self.is_attached and self._keys_shown() != self._composed:
+            await self.recompose()
 
     def _fitted(self) -> frozenset[str]:
         width = self.size.width or self.app.size.width
@@ -131,6 +156,7 @@ class HostFooter(Footer):
 
     def compose(self) -> ComposeResult:
         self.fitted = self._fitted()
+        self._composed = self._keys_shown() if self._bindings_ready else None
         last: dict[str, FooterKey] = {}
         for widget in super().compose():
             if isinstance(widget, FooterKey) and widget.key not in self.fitted:
