@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 import textual._wait
+from helpers import FAST, examples
+from hypothesis import settings
 
 from companion.config.rulesets import load_ruleset
 from companion.core.state import Game
@@ -32,6 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 textual._wait.SLEEP_GRANULARITY = 1 / 500
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 5
 
+
+# The fuzzing tests that keep Hypothesis's default number of examples try
+# fewer in ``./run-tests --fast`` too (tests/helpers.py ``examples``).
+settings.register_profile("fast", max_examples=examples(settings.default.max_examples))
+if FAST:
+    settings.load_profile("fast")
 
 PULSE_SCRIPT = ROOT / "scripts" / "pulse-null-sink.sh"
 _OWN_PULSE = pytest.StashKey[str]()

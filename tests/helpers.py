@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,16 @@ from companion.runner.script import parse_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+#: ``./run-tests --fast``, the inner loop: the fuzzing tests try a quarter
+#: of their examples (the same tests and assertions; the whole suite tries
+#: them all). Hypothesis's own default (100) is lowered by the profile
+#: tests/conftest.py loads.
+FAST = os.environ.get("COMPANION_TESTS") == "fast"
+
+
+def examples(full: int) -> int:
+    """How many examples (or random cases) a fuzzing test tries this run."""
+    return max(10, full // 4) if FAST else full
 
 
 def play(*lines: dict[str, Any], table: ScriptReplay | None = None) -> Game:

@@ -124,8 +124,24 @@ async def stopped(pilot: Pilot[Any]) -> None:
 
 
 def snap(snap_compare: Any, app: ConsoleApp, size: str, scene: Scene | None) -> bool:
-    result: bool = snap_compare(app, terminal_size=SIZES[size], run_before=scene)
+    result: bool = snap_compare(app, terminal_size=SIZES[size], run_before=_undrawn(scene))
     return result
+
+
+def _undrawn(scene: Scene | None) -> Scene | None:
+    """The scene played with the screen's drawing held (Textual's
+    ``batch_update``): the picture is of where the keys lead, drawn once at
+    the end; drawing after each of a scene's hundred-odd keys was most of
+    its time (every key's drawing is in the whole games by keys)."""
+    if scene is None:
+        return None
+
+    async def played(pilot: Pilot[Any]) -> None:
+        with pilot.app.batch_update():
+            await scene(pilot)
+        await pilot.pause()
+
+    return played
 
 
 # --- every screen at every size ---------------------------------------------------------

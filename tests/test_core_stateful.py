@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -527,7 +528,7 @@ class CoreMachine(RuleBasedStateMachine):
 
 
 CoreMachine.TestCase.settings = settings(
-    max_examples=60,
+    max_examples=examples(60),
     stateful_step_count=80,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
@@ -581,7 +582,7 @@ def _legal_prefix(setup: dict[str, Any], lines: list[dict[str, Any]]) -> list[di
     return kept
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     ruleset=st.sampled_from(sorted(RULESETS)),
     seed=st.integers(0, 10_000),

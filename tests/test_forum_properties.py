@@ -38,6 +38,7 @@ from forum_random_games import (
     setup_for,
     tables,
 )
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -287,7 +288,7 @@ def _line_to_win(game: Game, team: str) -> None:
     raise AssertionError(f"no end in sight for {team}'s line to a win")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(), play_seed=st.integers(0, 2**32))
 def test_random_legal_play_keeps_the_rules(table: Table, play_seed: int) -> None:
     driver = Driver(setup_for(*table), play_seed)

@@ -33,6 +33,7 @@ from typing import Any
 
 import pytest
 from forum_random_games import RULES, START, Driver, Table, new_records, setup_for, tables
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -177,7 +178,7 @@ class Watch:
             self.mourning_due = True
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(), play_seed=st.integers(0, 2**32))
 def test_random_games_announce_only_what_the_text_announces(table: Table, play_seed: int) -> None:
     driver = Driver(setup_for(*table), play_seed)

@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -173,13 +174,13 @@ def test_random_bytes(folder: Path, data: bytes) -> None:
     check_roster(data, folder)
 
 
-@settings(FUZZ, max_examples=300)
+@settings(FUZZ, max_examples=examples(300))
 @given(data=documents())
 def test_random_documents(folder: Path, data: bytes) -> None:
     check_config(data, folder)
 
 
-@settings(FUZZ, max_examples=200)
+@settings(FUZZ, max_examples=examples(200))
 @given(data=mutated())
 def test_mutated_shown_config(folder: Path, data: bytes) -> None:
     check_config(data, folder)

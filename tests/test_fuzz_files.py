@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as hypothesis_event
 from hypothesis import strategies as st
@@ -477,14 +478,14 @@ def test_random_documents(folder: Path, kind: str, document: dict[str, object]) 
     load(KINDS[kind], toml_document(document).encode(), folder)
 
 
-@settings(FUZZ, max_examples=150)
+@settings(FUZZ, max_examples=examples(150))
 @given(ruleset=rulesets(), seed=st.integers(0, 2**32))
 def test_rulesets_from_parts(folder: Path, ruleset: dict[str, object], seed: int) -> None:
     load(KINDS["ruleset"], toml_document(ruleset).encode(), folder, "parts.toml", seed)
 
 
 @pytest.mark.parametrize("path", sorted(SHIPPED))
-@settings(FUZZ, max_examples=150)
+@settings(FUZZ, max_examples=examples(150))
 @given(data=st.data())
 def test_mutated_shipped_files(folder: Path, path: str, data: st.DataObject) -> None:
     text = data.draw(mutated(TEXTS[path]), label="file")

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import EXAMPLES
+from helpers import EXAMPLES, examples
 
 from companion import cli
 from companion.runner import journal_check
 
-FLIPS = 2000
+FLIPS = examples(2000)
 
 
 @pytest.fixture(scope="module")

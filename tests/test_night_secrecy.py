@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -235,7 +236,7 @@ def _dark_for(lights: tuple[str, ...], seat: int) -> tuple[str, ...]:
 
 
 @settings(
-    max_examples=300,
+    max_examples=examples(300),
     derandomize=True,  # a fixed seed: the same games every run
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
