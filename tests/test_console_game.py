@@ -54,8 +54,9 @@ async def test_a_whole_game_by_keys(tmp_path: Path, ruleset: str) -> None:
         civilians = host.seats_of("civilian")
         a, b, x = civilians[0], civilians[1], civilians[-1]
         await host.nominate(a)  # by the speaker, seat 1
-        for _ in range(3):
-            await host.offence(x, "speech_out_of_turn")
+        await host.offence(x, "speech_out_of_turn")  # found by its id
+        for _ in range(2):
+            await host.offence(x, "речь")  # by a word of what it says, as a host types
         assert host.game.seat(x).count == 3
         assert table_seat(host.game, x).silenced_day == speech_lost_on
         assert "−речь" in str(app.screen.query_one(f"#seat-{x}").render())
@@ -203,9 +204,9 @@ async def test_the_hosts_corrections_by_keys_are_journaled(tmp_path: Path) -> No
         await host.keys("left_square_bracket")  # -10 s: it runs out now
         await host.wait(0.01)
         assert table_state(host.game).turn_over or current_turn(host.game).seat != 1
-        await host.offence(3, "speech_out_of_turn")
-        await host.offence(3, "speech_out_of_turn")
-        await host.cancel_offence(3, "speech_out_of_turn")
+        await host.offence(3, "речь")
+        await host.offence(3, "речь")
+        await host.cancel_offence(3, "речь")
         assert host.game.seat(3).count == 1
         await host.keys("u")  # the cancel taken back
         assert host.game.seat(3).count == 2

@@ -74,8 +74,8 @@ async def day_speech(pilot: Pilot[Any]) -> None:
     """Day 1, seat 1 speaking with 9 s left; 4 nominated, 6 on two fouls."""
     host = await to_day_one(pilot)
     await host.nominate(4)
-    await host.offence(6, "speech_out_of_turn")
-    await host.offence(6, "speech_out_of_turn")
+    await host.offence(6, "речь")
+    await host.offence(6, "речь")
     await host.wait(51)  # the warning: 9 s left
 
 
@@ -92,7 +92,7 @@ async def vote(pilot: Pilot[Any]) -> None:
 async def night(pilot: Pilot[Any]) -> None:
     """Night 1 after a day without nominations, the roles shown."""
     host = await to_day_one(pilot)
-    await host.offence(3, "speech_out_of_turn")
+    await host.offence(3, "речь")
     await host.until("night")
     await host.keys("r")
 
@@ -115,7 +115,7 @@ async def forum_day(pilot: Pilot[Any]) -> None:
 async def stopped(pilot: Pilot[Any]) -> None:
     """The protocol of a game stopped on day 1 after a foul."""
     host = await to_day_one(pilot)
-    await host.offence(3, "speech_out_of_turn")
+    await host.offence(3, "речь")
     await host.keys("e")
     await host.type("пожарная тревога")
     if isinstance(pilot.app.screen, AskYesNo):  # a game-ending key may ask first
