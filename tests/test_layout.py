@@ -11,6 +11,7 @@ import Game`` the module ``state``).
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -43,9 +44,15 @@ def _named(node: ast.Import | ast.ImportFrom, module: str, path: Path) -> list[s
 
 
 def graph() -> dict[str, set[str]]:
-    """Module -> the package's modules it imports, wherever the import is."""
+    """Module -> the package's modules it imports, wherever the import is
+    (a copy of the graph read once a run: each test may change its own)."""
+    return {module: set(imported) for module, imported in _read_graph().items()}
+
+
+@functools.cache
+def _read_graph() -> dict[str, frozenset[str]]:
     known = modules()
-    edges: dict[str, set[str]] = {}
+    edges: dict[str, frozenset[str]] = {}
     for module, path in known.items():
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -56,7 +63,7 @@ def graph() -> dict[str, set[str]]:
                     name = name.rpartition(".")[0]
                 if name and name != module and name != "companion":
                     found.add(name)
-        edges[module] = found
+        edges[module] = frozenset(found)
     return edges
 
 
