@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.config.rulesets import load_ruleset
 from companion.core.state import Game
@@ -19,11 +20,20 @@ EXAMPLES = ROOT / "examples"
 #: them all). Hypothesis's own default (100) is lowered by the profile
 #: tests/conftest.py loads.
 FAST = os.environ.get("COMPANION_TESTS") == "fast"
+Case = TypeVar("Case")
 
 
 def examples(full: int) -> int:
     """How many examples (or random cases) a fuzzing test tries this run."""
     return max(10, full // 4) if FAST else full
+
+
+def spread(cases: Sequence[Case]) -> list[Case]:
+    """The cases an exhaustive test goes through this run: all of them, or
+    under ``--fast`` every fourth, spread over the whole and with the last."""
+    if not FAST or len(cases) <= 10:
+        return list(cases)
+    return [case for index, case in enumerate(cases) if index % 4 == 0 or index == len(cases) - 1]
 
 
 def play(*lines: dict[str, Any], table: ScriptReplay | None = None) -> Game:

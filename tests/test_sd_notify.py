@@ -187,9 +187,11 @@ class StallingClock(FakeClock):
         super().__init__()
         self.stall = threading.Event()
         self.release = threading.Event()
+        self.stalled = threading.Event()  # the loop's thread hangs in now()
 
     def now(self) -> float:
         if self.stall.is_set():
+            self.stalled.set()
             self.release.wait()
         return super().now()
 
@@ -212,11 +214,11 @@ def test_the_loop_stamps_every_turn_and_a_hung_loop_stops_stamping() -> None:
         first = loop.last_turn
         wait_for(lambda: loop.last_turn > first)  # idle, it still goes round (every 0.5 s)
         clock.stall.set()
-        stamps: list[float] = []
-        # Three turns' worth of waiting: the stamp does not move while it hangs.
-        threading.Event().wait(1.6)
-        stamps.append(loop.last_turn)
-        threading.Event().wait(1.6)
+        assert clock.stalled.wait(PATIENCE_S)
+        stamps = [loop.last_turn]
+        # Two idle turns' worth (0.5 s each) and more: the stamp does not
+        # move while the loop hangs.
+        threading.Event().wait(1.1)
         stamps.append(loop.last_turn)
         assert stamps[0] == stamps[1]
         clock.stall.clear()
