@@ -7,7 +7,7 @@ manifest, and only then renamed to ``NAME.tar.gz`` (and DEST fsynced): a
 backup under its own name is whole and has been read back from the stick.
 Anything that fails removes the temporary file; an old backup is never
 touched. A journal of a game in progress is copied up to its last whole
-line, with a lock file whose head counts those lines (data.copy_journal).
+line, with a lock file whose head counts those lines (journal_copy.py).
 
 On a full stick (ENOSPC, or a quota) the archive is still made to the end
 into nothing, so that the message can say how much it needs.
@@ -42,10 +42,9 @@ from .data import (
     Manifest,
     Place,
     check_backup,
-    copy_journal,
-    is_lock_leftover,
     regular_files,
 )
+from .journal_copy import copy_journal, is_lock_leftover
 
 _MB = 1024 * 1024
 _FULL = (errno.ENOSPC, errno.EDQUOT)

@@ -51,8 +51,8 @@ from .data import (
     Manifest,
     Readable,
     hash_stream,
-    journal_in_use,
 )
+from .journal_copy import journal_in_use
 from .layout import Layout, check_backup_config, check_targets
 
 ASIDE = ".before-restore-"

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..paths import PROJECT
-from .data import ClubDataError, companion_version, games_in_progress
+from .data import ClubDataError, companion_version
+from .journal_copy import games_in_progress
 
 #: The service's unit (service_unit.UNIT_NAME).
 SERVICE = "companion.service"
