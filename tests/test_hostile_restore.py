@@ -32,7 +32,8 @@ from club_machine import Club, club, demo_records, one_line_error
 
 from companion.club.data import Backup, ClubDataError, check_backup
 from companion.club.layout import machine_layout
-from companion.club.restore import plan_restore, restore
+from companion.club.restore import restore
+from companion.club.restore_plan import plan_restore
 
 __all__ = ["club", "demo_records"]  # fixtures
 

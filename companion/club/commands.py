@@ -215,7 +215,8 @@ def _journal_note(entry: Entry, words: dict[str, str]) -> None:
 def _restore(src: Path, args: argparse.Namespace, words: dict[str, str]) -> None:
     from .data import check_backup
     from .layout import DATA_FILES, machine_layout
-    from .restore import find_backup, plan_restore, restore
+    from .restore import restore
+    from .restore_plan import find_backup, plan_restore
 
     backup, count = find_backup(src)
     path = printable(backup.path)
