@@ -31,6 +31,7 @@ GENERIC = (
     "console/history.py",
     "console/players_count.py",
     "console/table_news.py",
+    "console/script_at_table.py",
     "console/refusals/wording.py",
     "console/refusals/core_words.py",
     "console/refusals/inputs.py",

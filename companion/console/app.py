@@ -21,7 +21,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -33,7 +32,6 @@ from ..core.events import GameSetUp
 from ..core.rules import Ruleset
 from ..runner.clock import Clock
 from ..runner.resume import Unfinished, unfinished_game
-from ..runner.script import ScriptError, ScriptLine
 from ..runner.sd_notify import ServiceWatchdog
 from ..runner.sd_notify import notify as sd_notify
 from . import procedures
@@ -42,13 +40,13 @@ from .dialogs import AskYesNo
 from .history import Past, began, journal_past
 from .players_count import PlayersCount
 from .procedure_parts import ScreenArgs
-from .script_inputs import LAG_S, ScriptInputs, journal_records, line_number, played_in
+from .script_at_table import ScriptAtTable
+from .script_inputs import LAG_S, ScriptInputs, journal_records, played_in
 from .setup_screen import SetupScreen
 from .table_host import (
     PRACTICE_SPEED,
     TableHost,
 )
-from .table_news import TableNews
 from .words import Words
 
 # The game's screens, the protocol and the refusals' words are imported
@@ -61,15 +59,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class ScriptFed(Message):
-    """The scripted source has handed over its last line."""
-
-    def __init__(self, table: int) -> None:
-        super().__init__()
-        self.table = table
-
-
-class ConsoleApp(TableNews):
+class ConsoleApp(ScriptAtTable):
     CSS_PATH = "console.tcss"
     # Textual's palette speaks English; «?» shows every key of a screen in
     # the host's language instead (keymap.py).
@@ -372,38 +362,6 @@ class ConsoleApp(TableNews):
             self.notify(self.words("practice_scripted"), severity="warning")
             return
         self.host.toggle_speed()
-
-    # --- a script at the table (--inputs) ---------------------------------------------
-    def _start_script(self, inputs: ScriptInputs) -> None:
-        """The script's game from its setup line, then its inputs."""
-        setup = inputs.setup
-        line, ruleset = line_number(setup), inputs.ruleset
-        if self._begin(inputs.game_setup, [], at=setup.at, line=line, ruleset=ruleset):
-            self._feed(inputs.after_setup())
-
-    def _go_on_with_script(self, inputs: ScriptInputs, records: list[dict[str, object]]) -> None:
-        """After a resume: the script's lines the journal does not hold, if
-        the game is the script's; nothing is fed into another game."""
-        if not inputs.began(records):
-            self.notify(self.words("script_other_game", file=inputs.path.name), severity="warning")
-            return
-        try:
-            self._feed(inputs.rest(records))
-        except ScriptError as error:
-            self.notify(self.words("script_stopped", reason=error), severity="error", timeout=30)
-
-    def _feed(self, lines: list[ScriptLine]) -> None:
-        number = self.host.number
-
-        def done() -> None:
-            self.post_message(ScriptFed(number))
-
-        if not self.host.feed(lines, done):
-            log.warning("the script is not fed: the table has no real clock")
-
-    def on_script_fed(self, message: ScriptFed) -> None:
-        if message.table == self.host.number and self.inputs is not None:
-            self.notify(self.words("script_fed", file=self.inputs.path.name), timeout=15)
 
     # --- the end ---------------------------------------------------------------------
     def _let_go_of_tables(self) -> None:

@@ -3,8 +3,9 @@ messages), handled on the app's thread: an update shown on the game's
 screen, a refusal said in the host's words, a lost table resumed from its
 journal, news of its parts (the microphone, the voice, the journal's
 disk), and the game's end: its protocol saved and shown, or, when the end
-is undone, its files set aside. The base of ``ConsoleApp`` (app.py), which
-starts the console and shows the screens."""
+is undone, its files set aside. The base (through script_at_table.py)
+of ``ConsoleApp`` (app.py), which starts the console and shows the
+screens."""
 
 from __future__ import annotations
 
