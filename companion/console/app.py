@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.screen import Screen
-from textual.widgets import Static
 
 from ..club.last_setup import LastSetup, last_setup_path, load_last_setup, save_last_setup
 from ..club.roster import load_roster
@@ -320,37 +319,6 @@ class ConsoleApp(ScriptAtTable):
         assert table is not None
         args = ScreenArgs(table, self.words, self.parts_line(), intro or [], seats, self._now, past)
         self._only(procedures.of(rules).screen(args))
-
-    def parts_line(self) -> str:
-        """Which parts of the table are real and which simulated."""
-        w = self.words
-        table = self.table
-        seats = w("real") if table is not None and table.simulated_seats is None else w("simulated")
-        sound = table is not None and table.sound
-        down = self.ears_health is not None and self.ears_health.state == "down"
-        mic = "mic_down" if down else "mic_listening"
-        parts = [
-            w("seats_part", how=seats),
-            w("voice_part", how=w("voice_sound") if sound else w("voice_captions")),
-            w("mic_part") if self.config.microphone.listen is False else w(mic),
-        ]
-        if self.journal_path is not None:
-            parts.append(w("journal_part", path=self.journal_path.stem))
-        if self.hall_status:  # the tournament hall's (docs/hall.md)
-            parts.append(self.hall_status)
-        if table is not None and self.host.practice is not None and table.speed != 1.0:
-            parts.insert(0, w("practice_part", speed=f"{table.speed:g}"))
-        return " · ".join(parts)
-
-    def _show_parts(self, screen: Screen[None]) -> None:
-        """The parts line anew when it changed (a practice speed, and the
-        voice with it: captions only above real time)."""
-        line = self.parts_line()
-        if line != self._parts_shown:
-            self._parts_shown = line
-            for widget in screen.query("#parts"):
-                if isinstance(widget, Static):
-                    widget.update(line)
 
     def action_practice_speed(self) -> None:
         """The simulated table's key: the practice speed on or off

@@ -36,7 +36,7 @@ class ScreenArgs:
 
     table: LiveTable | TableProcess
     words: Words
-    parts: str  # which parts of the table are real and which simulated (app.parts_line)
+    parts: str  # which parts of the table are real and which simulated (table_news.py parts_line)
     intro: list[str]  # lines the log begins with (the deal's hash)
     seats: int
     now: Callable[[], datetime]  # the wall clock (tests give a fake one)

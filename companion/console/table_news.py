@@ -2,7 +2,7 @@
 messages), handled on the app's thread: an update shown on the game's
 screen, a refusal said in the host's words, a lost table resumed from its
 journal, news of its parts (the microphone, the voice, the journal's
-disk), and the game's end: its protocol saved and shown, or, when the end
+disk) and the parts line that shows them, and the game's end: its protocol saved and shown, or, when the end
 is undone, its files set aside. The base (through script_at_table.py)
 of ``ConsoleApp`` (app.py), which starts the console and shows the
 screens."""
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.widgets import Static
 
 from ..config.rulesets import load_ruleset
 from ..config.values import Config
@@ -43,6 +44,7 @@ class TableNews(App[None]):
     host: TableHost
     players: PlayersCount
     saved_protocol: list[Path]
+    _parts_shown: str  # the parts line as last drawn
     _now: Callable[[], datetime]
     #: the listening process, as the table's notices tell (ears/health.py;
     #: None: nothing told yet, and the ears' package not even imported)
@@ -73,10 +75,6 @@ class TableNews(App[None]):
 
     def resume(self, path: Path) -> bool:
         """The game of the journal ``path`` taken up again (app.py)."""
-        raise NotImplementedError
-
-    def _show_parts(self, screen: Screen[None]) -> None:
-        """The parts line of a game's screen drawn again (app.py)."""
         raise NotImplementedError
 
     # --- what the table posts ---------------------------------------------------------
@@ -158,6 +156,37 @@ class TableNews(App[None]):
 
         if isinstance(self.screen, GameScreen):
             self._show_parts(self.screen)
+
+    def parts_line(self) -> str:
+        """Which parts of the table are real and which simulated."""
+        w = self.words
+        table = self.table
+        seats = w("real") if table is not None and table.simulated_seats is None else w("simulated")
+        sound = table is not None and table.sound
+        down = self.ears_health is not None and self.ears_health.state == "down"
+        mic = "mic_down" if down else "mic_listening"
+        parts = [
+            w("seats_part", how=seats),
+            w("voice_part", how=w("voice_sound") if sound else w("voice_captions")),
+            w("mic_part") if self.config.microphone.listen is False else w(mic),
+        ]
+        if self.journal_path is not None:
+            parts.append(w("journal_part", path=self.journal_path.stem))
+        if self.hall_status:  # the tournament hall's (docs/hall.md)
+            parts.append(self.hall_status)
+        if table is not None and self.host.practice is not None and table.speed != 1.0:
+            parts.insert(0, w("practice_part", speed=f"{table.speed:g}"))
+        return " · ".join(parts)
+
+    def _show_parts(self, screen: Screen[None]) -> None:
+        """The parts line anew when it changed (a practice speed, and the
+        voice with it: captions only above real time)."""
+        line = self.parts_line()
+        if line != self._parts_shown:
+            self._parts_shown = line
+            for widget in screen.query("#parts"):
+                if isinstance(widget, Static):
+                    widget.update(line)
 
     def _ears_changed(self, what: str, line: str) -> None:
         """The listening process's health anew: to systemd's status text (the
