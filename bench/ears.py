@@ -222,8 +222,8 @@ def main() -> None:
         "--no-seats", action="store_true", help="leave out seat attribution (bench/ears_seats.py)"
     )
     parser.add_argument(
-        "--part", choices=("old", "tuning", "test", "test2"), default="old",
-        help="old: this corpus (issue 10); tuning, test, test2: issue 26's split corpus",
+        "--part", choices=("old", "tuning", "tuning2", "test", "test2", "test3"), default="old",
+        help="old: this corpus (issue 10); the others: issue 26's split corpus",
     )  # fmt: skip
     parser.add_argument(
         "--detectors", default=",".join(DETECTORS), help="the old corpus's, comma-separated"

@@ -1,7 +1,7 @@
 """The ears on the split corpus of issue 26 (``testkit/hard_corpus.py``):
 today's detector and the whisper channel side by side, in the same run.
 
-``python bench/ears.py --part tuning|test|test2`` runs it (``--part old``: the
+``python bench/ears.py --part tuning|tuning2|test|test2|test3`` runs it (``--part old``: the
 issue-10 corpus as before). Each clip goes through the listening process's
 own code (``hearing.Hearing``, fed 64 ms blocks, ``LISTEN_BLOCK``, as the
 card gives them).
@@ -44,7 +44,13 @@ WARM_UP_S = 10.0
 OLD: DetectorName = "silero"
 NEW: DetectorName = "silero-whisper"
 #: minutes of each part's clips: speech clips a bed, room clips a bed
-MINUTES = {"tuning": (3.0, 10.0), "test": (4.0, 30.0), "test2": (4.0, 30.0)}
+MINUTES = {
+    "tuning": (3.0, 10.0),
+    "tuning2": (6.0, 15.0),
+    "test": (4.0, 30.0),
+    "test2": (4.0, 30.0),
+    "test3": (4.0, 30.0),
+}
 TARGETS = "voiced >= 0.97, whispered >= 0.8, words >= 0.9, <= 1 false per 30 min a bed"
 
 
