@@ -1,7 +1,7 @@
 """The ears on the split corpus of issue 26 (``testkit/hard_corpus.py``):
 the issue-10 detector, the whisper channel as it was before the
-half-believed word rule (``detect.WORD_CONFIDENCE``) and as it is now,
-side by side in the same run.
+half-believed word rule (``detect.WORD_CONFIDENCE``) and the voiced end
+(``Segmenter.voiced_end``) and as it is now, side by side in the same run.
 
 ``python bench/ears.py --part tuning|tuning2|test|test2|test3`` runs it (``--part old``: the
 issue-10 corpus as before). Each clip goes through the listening process's
@@ -88,7 +88,7 @@ def hear(
 ) -> tuple[list[Found], float]:
     """The clip through ``Hearing`` with Silero's verdicts replayed; its
     segments and CPU. ``words``: False, the segmenter without the
-    half-believed word rule (``silero-whisper`` before it)."""
+    half-believed word rule and the voiced end (``silero-whisper`` before them)."""
     messages: list[tuple[float, tuple[object, ...]]] = []
     now = [0.0]
     hearing = Hearing(EarsSettings(detector=OLD), lambda m: messages.append((now[0], m)))
@@ -97,6 +97,7 @@ def hear(
     hearing._segmenter = segmenter_for(detector)
     if not words:
         hearing._segmenter.word_confidence = 1.01
+        hearing._segmenter.voiced_end = False
     started = time.process_time()
     for first in range(0, len(clip.samples), LISTEN_BLOCK):  # as the card gives them
         now[0] = (first + LISTEN_BLOCK) / RATE
@@ -226,7 +227,7 @@ def run(
     for (detector, words), score in scores.items():
         name = {
             (OLD, True): "the issue-10 detector (silero)",
-            (NEW, False): "silero-whisper before the half-believed word rule",
+            (NEW, False): "silero-whisper before the half-believed word and the voiced end",
             (NEW, True): "silero-whisper now",
         }[(detector, words)]
         print("\n".join(score.lines(f"{part_name}, {name}")))

@@ -236,6 +236,7 @@ def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB)
             word_confidence=WORD_CONFIDENCE,
             word_chunks=WORD_CHUNKS,
             word_steady=WORD_STEADY,
+            voiced_end=True,
         )
     return Segmenter(lift_db=lift_db)
 

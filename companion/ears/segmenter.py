@@ -13,7 +13,8 @@ the chunks that sounded like a word the detector had not believed yet
 (``detect.Voicing.sounding``: a short word after a knock). A loud short
 word counts from ``short_s``: sure (``short_confidence``), or only half
 believed but steady throughout (``word_confidence``, ``steady``: a chair's
-scrape chatters).
+scrape chatters); a sure one is as long as its voiced chunks
+(``voiced_end``).
 
 The lift is what tells a player at the microphone from the café around the
 table: to every detector the next tables' talk is speech, but talk from
@@ -80,6 +81,10 @@ class Segmenter:
     word_confidence: float = 1.01
     word_chunks: int = 4
     word_steady: float = 0.75
+    #: a sure utterance (``short_confidence``) that stood out (its louder
+    #: chunks ``lift_db``) is as long as its voiced chunks, standing out at
+    #: its end or not: a short remark's last syllable fades into the room
+    voiced_end: bool = False
     #: how far back over ``sounding`` chunks an utterance's onset may go
     #: (0: not at all)
     reach_s: float = 0.0
@@ -194,6 +199,13 @@ class Segmenter:
         ):
             shortest = min(shortest, self.short_s)
             # and it ends with its last voiced chunk, standing out or not
+            end = max(end, self._last_speech + CHUNK / RATE)
+        elif (
+            self.voiced_end
+            and self._lifts
+            and float(np.percentile(self._lifts, 75)) >= self.lift_db
+            and confidence >= self.short_confidence
+        ):
             end = max(end, self._last_speech + CHUNK / RATE)
         self._start, self._probabilities, self._lifts = None, array("d"), array("d")
         self._steady = 0
