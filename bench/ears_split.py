@@ -93,7 +93,7 @@ def hear(
     now = [0.0]
     hearing = Hearing(EarsSettings(detector=OLD), lambda m: messages.append((now[0], m)))
     # The replayed Silero instead of a second run of it; the rest is the detector's own.
-    hearing._voicing = Voicing(Replay(verdicts), whisper=detector == NEW)
+    hearing._voicing = Voicing(Replay(verdicts), whisper=detector == NEW, fresh=words)
     hearing._segmenter = segmenter_for(detector)
     if not words:
         hearing._segmenter.word_confidence = 1.01

@@ -33,6 +33,7 @@ import numpy.typing as npt
 
 from .capture import RATE, Samples
 from .floor import RoomFloor
+from .fresh import FreshLook
 from .segmenter import KEEP_DB as KEEP_DB  # named here too: imported with the detector
 from .segmenter import LIFT_DB as LIFT_DB
 from .segmenter import Segment as Segment
@@ -99,6 +100,8 @@ SOUNDING_REACH_S = 0.3
 #: 10 of the 16 words at >= 15 dB ``tuning2`` missed, none of the 200
 #: minutes of their room sound, nor a transient in their speech clips
 WORD_CONFIDENCE = 0.55
+#: a fresh look (``fresh.FreshLook``) counts where it gives at least this
+FRESH_SURE = 0.8
 WORD_CHUNKS = 4
 WORD_STEADY = 0.75
 
@@ -127,6 +130,10 @@ class SileroJudge:
 
     def __call__(self, chunk: Samples) -> float:
         return float(self._vad.process_array(np.asarray(chunk, dtype=np.float32)))
+
+    def reset(self) -> None:
+        """Forget what was heard (``fresh.FreshLook``: a state new)."""
+        self._vad.reset()
 
 
 class BothJudge:
@@ -159,14 +166,21 @@ class Voicing:
     above the room) out: what every segmenter here is fed, live and in
     ``companion listen`` alike. The detector hears one column (the
     loudest: one Silero, not one a channel). ``whisper``: the whisper
-    channel and the floor per band (``whisper.Bands``) besides; without it,
-    the broadband floor as before issue 26."""
+    channel and the floor per band (``whisper.Bands``) besides, and a fresh
+    look (``fresh.FreshLook``: a second Silero, its state new, on a sound
+    rising out of the room; ``fresh=False``: not); without it, the
+    broadband floor as before issue 26."""
 
     def __init__(
-        self, detector: DetectorName | ChunkJudge, channels: int = 1, whisper: bool | None = None
+        self,
+        detector: DetectorName | ChunkJudge,
+        channels: int = 1,
+        whisper: bool | None = None,
+        fresh: bool = True,
     ) -> None:
         self._judge = judge(detector)
         self.whisper = detector == "silero-whisper" if whisper is None else whisper
+        self.fresh = FreshLook(SileroJudge) if self.whisper and fresh else None
         self._floor = RoomFloor(channels)
         self._bands = None
         #: which channels the last chunk was whispered on (the whisper channel's)
@@ -205,6 +219,15 @@ class Voicing:
             loud & (bands.speech_lift >= CLEAR_LIFT_DB) & (bands.speech_jitter <= CLEAR_JITTER_DB)
         )
         heard = np.where(loud, np.maximum(heard, np.where(clear, CLEAR_PROBABILITY, 0.5)), heard)
+        if self.fresh is not None:
+            afresh = self.fresh.hear(
+                frames[:, column], probability, float(bands.speech_lift[column])
+            )
+            # Where the fresh look is sure, and the sound steady: a knock's
+            # ringing tail, a scrape or paper is what a new state is quick
+            # to call speech; most of them chatter.
+            if afresh >= FRESH_SURE and bands.speech_jitter[column] <= LOUD_JITTER_DB:
+                heard = np.maximum(heard, afresh)
         # Voiced speech against the floor where speech sounds; a whisper
         # against its own band's.
         lift = np.where(heard >= 0.5, bands.speech_lift, lift)
