@@ -83,8 +83,10 @@ class Segmenter:
     word_steady: float = 0.75
     #: a sure utterance (``short_confidence``) that stood out (its louder
     #: chunks ``lift_db``) is as long as its voiced chunks, standing out at
-    #: its end or not: a short remark's last syllable fades into the room
+    #: its end or not: a short remark's last syllable fades into the room;
+    #: and it counts from ``sure_s`` (eight chunks) long
     voiced_end: bool = False
+    sure_s: float = 0.25
     #: how far back over ``sounding`` chunks an utterance's onset may go
     #: (0: not at all)
     reach_s: float = 0.0
@@ -206,6 +208,7 @@ class Segmenter:
             and float(np.percentile(self._lifts, 75)) >= self.lift_db
             and confidence >= self.short_confidence
         ):
+            shortest = min(shortest, self.sure_s)
             end = max(end, self._last_speech + CHUNK / RATE)
         self._start, self._probabilities, self._lifts = None, array("d"), array("d")
         self._steady = 0
