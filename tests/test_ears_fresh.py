@@ -61,3 +61,23 @@ def test_the_running_silero_sure_already_needs_no_look() -> None:
 def test_a_look_lasts_a_second_at_most() -> None:
     out, _ = _look([0.0, 13.0] + [20.0] * (LONGEST + 10))
     assert out.count(0.9) == LONGEST
+
+
+def _heard(mix: np.ndarray[Any, Any], fresh: bool) -> list[Any]:
+    heard = MonoSegments("silero-whisper")
+    if not fresh:
+        heard._voicing.fresh = None  # the detector as before the fresh look
+    return heard.feed(mix) + heard.flush()
+
+
+def test_a_word_after_twenty_seconds_of_a_room_is_heard_by_the_fresh_look() -> None:
+    # «Да!» at 15 dB over pink noise, after 20 s of it: the running Silero's
+    # state has settled on the room and gives the word next to nothing
+    rng = np.random.default_rng(3)
+    mix = bed("pink", rng, 25 * RATE)
+    word = render("Да!", "ru+m3", 200)
+    add(mix, 20 * RATE, near_room(word, rng) * 10 ** ((BEDS["pink"] + 15) / 20))
+    said = (20.0, 20.0 + len(word) / RATE)
+    assert _heard(mix, fresh=False) == []
+    found = _heard(mix, fresh=True)
+    assert len(found) == 1 and found[0].start < said[1] + 0.1 and found[0].end > said[0]
