@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from companion.ears.detect import CHUNK, WORD_CONFIDENCE, MonoSegments, segmenter_for
 from companion.ears.segmenter import Segment
@@ -56,3 +57,25 @@ def _fed(steady: bool) -> list[Segment]:
 def test_a_chattering_sound_as_half_believed_is_not_a_word() -> None:
     assert len(_fed(steady=True)) == 1
     assert _fed(steady=False) == []
+
+
+def _sure(voiced_end: bool) -> list[Segment]:
+    """A sure word (0.95) of 8 voiced chunks (0.26 s), 13 dB out of the room
+    for its first 4 and fading into it for the rest (a last syllable)."""
+    segmenter = segmenter_for("silero-whisper")
+    segmenter.voiced_end = voiced_end
+    step = CHUNK / RATE
+    lifts = [0.0] * 60 + [13.0] * 4 + [4.0] * 4 + [0.0] * 40
+    found = []
+    for n, lift in enumerate(lifts):
+        probability = 0.95 if 60 <= n < 68 else 0.0
+        out = segmenter.feed(n * step, probability, lift, False, True)
+        if out is not None:
+            found.append(out)
+    return found
+
+
+def test_a_sure_short_word_is_as_long_as_its_voiced_chunks() -> None:
+    found = _sure(voiced_end=True)
+    assert len(found) == 1 and found[0].end == pytest.approx(68 * CHUNK / RATE)
+    assert _sure(voiced_end=False) == []
