@@ -24,10 +24,10 @@ longer room-only clips). For each detector it prints:
 Targets: recall >= 0.95 and <= 1 false flag per 30 minutes, latency p50
 <= 300 ms, CPU <= 0.02 s per second of audio. It asserts nothing.
 
-``--part tuning`` or ``--part test`` runs issue 26's split corpus instead
-(``testkit/hard_corpus.py``, scored by ``bench/ears_split.py``): today's
-detector and the one with the whisper channel side by side; the test part
-decides. ``--detectors`` names the detectors of the old corpus's run.
+``--part tuning`` (``tuning2``, ``test``, ``test2``, ``test3``) runs issue
+26's split corpus instead (``testkit/hard_corpus.py``, scored by
+``bench/ears_split.py``): the issue-10 detector, ``silero-whisper`` as the
+third round left it and as it is now, side by side; the blind part decides. ``--detectors`` names the detectors of the old corpus's run.
 """
 
 from __future__ import annotations
@@ -222,8 +222,8 @@ def main() -> None:
         "--no-seats", action="store_true", help="leave out seat attribution (bench/ears_seats.py)"
     )
     parser.add_argument(
-        "--part", choices=("old", "tuning", "test", "test2"), default="old",
-        help="old: this corpus (issue 10); tuning, test, test2: issue 26's split corpus",
+        "--part", choices=("old", "tuning", "tuning2", "test", "test2", "test3"), default="old",
+        help="old: this corpus (issue 10); the others: issue 26's split corpus",
     )  # fmt: skip
     parser.add_argument(
         "--detectors", default=",".join(DETECTORS), help="the old corpus's, comma-separated"

@@ -1,13 +1,15 @@
 """The ears on the split corpus of issue 26 (``testkit/hard_corpus.py``):
-today's detector and the whisper channel side by side, in the same run.
+the issue-10 detector, the whisper channel as it was before the
+half-believed word rule (``detect.WORD_CONFIDENCE``) and the voiced end
+(``Segmenter.voiced_end``) and as it is now, side by side in the same run.
 
-``python bench/ears.py --part tuning|test|test2`` runs it (``--part old``: the
+``python bench/ears.py --part tuning|tuning2|test|test2|test3`` runs it (``--part old``: the
 issue-10 corpus as before). Each clip goes through the listening process's
 own code (``hearing.Hearing``, fed 64 ms blocks, ``LISTEN_BLOCK``, as the
 card gives them).
 Silero hears each clip once (its CPU is counted once) and both detectors
 are fed its verdicts, so they differ only in what issue 26 added: the
-whisper channel, the floor per band and the short-word rule.
+whisper channel, the floor per band and the short-word rules.
 
 Printed, for each part:
 
@@ -44,7 +46,13 @@ WARM_UP_S = 10.0
 OLD: DetectorName = "silero"
 NEW: DetectorName = "silero-whisper"
 #: minutes of each part's clips: speech clips a bed, room clips a bed
-MINUTES = {"tuning": (3.0, 10.0), "test": (4.0, 30.0), "test2": (4.0, 30.0)}
+MINUTES = {
+    "tuning": (3.0, 10.0),
+    "tuning2": (6.0, 40.0),
+    "test": (4.0, 30.0),
+    "test2": (4.0, 30.0),
+    "test3": (4.0, 30.0),
+}
 TARGETS = "voiced >= 0.97, whispered >= 0.8, words >= 0.9, <= 1 false per 30 min a bed"
 
 
@@ -75,14 +83,21 @@ class Found:
     told: float  # when the listening process said "open" (the block's arrival)
 
 
-def hear(clip: HardClip, verdicts: np.ndarray, detector: DetectorName) -> tuple[list[Found], float]:
-    """The clip through ``Hearing`` with Silero's verdicts replayed; its segments and CPU."""
+def hear(
+    clip: HardClip, verdicts: np.ndarray, detector: DetectorName, words: bool = True
+) -> tuple[list[Found], float]:
+    """The clip through ``Hearing`` with Silero's verdicts replayed; its
+    segments and CPU. ``words``: False, the segmenter without the
+    half-believed word rule and the voiced end (``silero-whisper`` before them)."""
     messages: list[tuple[float, tuple[object, ...]]] = []
     now = [0.0]
     hearing = Hearing(EarsSettings(detector=OLD), lambda m: messages.append((now[0], m)))
     # The replayed Silero instead of a second run of it; the rest is the detector's own.
-    hearing._voicing = Voicing(Replay(verdicts), whisper=detector == NEW)
+    hearing._voicing = Voicing(Replay(verdicts), whisper=detector == NEW, fresh=words)
     hearing._segmenter = segmenter_for(detector)
+    if not words:
+        hearing._segmenter.word_confidence = 1.01
+        hearing._segmenter.voiced_end = False
     started = time.process_time()
     for first in range(0, len(clip.samples), LISTEN_BLOCK):  # as the card gives them
         now[0] = (first + LISTEN_BLOCK) / RATE
@@ -200,21 +215,21 @@ def run(
         f" clips of {room_min:g} min (+{WARM_UP_S:g} s), beds {', '.join(BEDS)};"
         f" made or read in {time.perf_counter() - made:.0f} s"
     )
-    scores = {OLD: Score(), NEW: Score()}
+    scores = {(OLD, True): Score(), (NEW, False): Score(), (NEW, True): Score()}
     for clip in clips + rooms:
         verdicts, silero_cpu = silero(clip)
-        for detector, score in scores.items():
-            found, cpu = hear(clip, verdicts, detector)
+        for (detector, words), score in scores.items():
+            found, cpu = hear(clip, verdicts, detector, words)
             score.cpu_s += cpu + silero_cpu
             score.audio_s += clip.seconds
             (score.speech if clip.truth else score.room)(clip, found)
     load = os.getloadavg()
-    for detector, score in scores.items():
-        name = (
-            "today's detector (silero)"
-            if detector == OLD
-            else "with the whisper channel (silero-whisper)"
-        )
+    for (detector, words), score in scores.items():
+        name = {
+            (OLD, True): "the issue-10 detector (silero)",
+            (NEW, False): "silero-whisper before the half-believed word and the voiced end",
+            (NEW, True): "silero-whisper now",
+        }[(detector, words)]
         print("\n".join(score.lines(f"{part_name}, {name}")))
         if show_missed:
             for bed, said in score.missed:

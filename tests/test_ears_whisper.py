@@ -124,8 +124,9 @@ def test_listen_and_the_live_process_give_the_same_segments(
 
 def test_a_short_word_begins_where_it_sounds_not_where_silero_believed_it() -> None:
     """A 0.35 s word after a knock: Silero believes only its last 7 chunks
-    (0.22 s) and not surely (0.65: no short-word rule); its first 4 chunks
-    stand 20 dB out of the room, steady. The word counts, from its sound."""
+    (0.22 s) and not surely (0.65), and they chatter (neither short-word
+    rule takes them); its first 4 chunks stand 20 dB out of the room,
+    steady. The word counts, from its sound."""
 
     def heard(sounding: bool) -> list[Any]:
         segmenter = segmenter_for("silero-whisper")
@@ -133,7 +134,7 @@ def test_a_short_word_begins_where_it_sounds_not_where_silero_believed_it() -> N
             [(0.0, 0.0, False)] * 10 + [(0.05, 20.0, sounding)] * 4 + [(0.65, 20.0, False)] * 7
         )
         verdicts += [(0.0, 0.0, False)] * 30
-        out = [segmenter.feed(n * 0.032, p, d, s) for n, (p, d, s) in enumerate(verdicts)]
+        out = [segmenter.feed(n * 0.032, p, d, s, False) for n, (p, d, s) in enumerate(verdicts)]
         return [s for s in out if s is not None]
 
     assert heard(sounding=False) == []

@@ -268,7 +268,8 @@ class ChannelSegments:
                 else:
                     self._silent[channel] = 0
                 was_open = segmenter.open_since is not None
-                found = segmenter.feed(at, probability, float(lifts[channel]), sounding)
+                steady = bool(self._voicing.steady[channel])
+                found = segmenter.feed(at, probability, float(lifts[channel]), sounding, steady)
                 if not was_open and segmenter.open_since is not None:
                     first = self._chunk_of(segmenter.open_since)
                     self._since[channel] = (first, self._tally(first, channel))

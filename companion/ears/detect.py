@@ -33,6 +33,7 @@ import numpy.typing as npt
 
 from .capture import RATE, Samples
 from .floor import RoomFloor
+from .fresh import FreshLook
 from .segmenter import KEEP_DB as KEEP_DB  # named here too: imported with the detector
 from .segmenter import LIFT_DB as LIFT_DB
 from .segmenter import Segment as Segment
@@ -89,6 +90,20 @@ CLEAR_PROBABILITY = 0.8
 #: 15 dB and more were 0.26-0.29 s of belief in a 0.3-0.4 s word)
 SOUNDING_LIFT_DB = 15.0
 SOUNDING_REACH_S = 0.3
+#: a loud short word Silero only half believes: its recurrent state rises
+#: late on a word of 0.3 s (later still after a knock), so the word's
+#: voiced chunks make 0.15-0.29 s at a mean 0.55-0.75. It counts from
+#: ``SHORT_S`` where at least ``WORD_CHUNKS`` chunks were voiced, at a mean
+#: of ``WORD_CONFIDENCE``, and ``WORD_STEADY`` of them steady (their speech
+#: band's jitter at most ``LOUD_JITTER_DB``: a chair's scrape that Silero
+#: half believes chatters 8-10 dB). testkit/hard_corpus.py's tuning parts:
+#: 10 of the 16 words at >= 15 dB ``tuning2`` missed, none of the 200
+#: minutes of their room sound, nor a transient in their speech clips
+WORD_CONFIDENCE = 0.55
+#: a fresh look (``fresh.FreshLook``) counts where it gives at least this
+FRESH_SURE = 0.8
+WORD_CHUNKS = 4
+WORD_STEADY = 0.75
 
 
 class ChunkJudge(Protocol):
@@ -115,6 +130,10 @@ class SileroJudge:
 
     def __call__(self, chunk: Samples) -> float:
         return float(self._vad.process_array(np.asarray(chunk, dtype=np.float32)))
+
+    def reset(self) -> None:
+        """Forget what was heard (``fresh.FreshLook``: a state new)."""
+        self._vad.reset()
 
 
 class BothJudge:
@@ -147,14 +166,21 @@ class Voicing:
     above the room) out: what every segmenter here is fed, live and in
     ``companion listen`` alike. The detector hears one column (the
     loudest: one Silero, not one a channel). ``whisper``: the whisper
-    channel and the floor per band (``whisper.Bands``) besides; without it,
-    the broadband floor as before issue 26."""
+    channel and the floor per band (``whisper.Bands``) besides, and a fresh
+    look (``fresh.FreshLook``: a second Silero, its state new, on a sound
+    rising out of the room; ``fresh=False``: not); without it, the
+    broadband floor as before issue 26."""
 
     def __init__(
-        self, detector: DetectorName | ChunkJudge, channels: int = 1, whisper: bool | None = None
+        self,
+        detector: DetectorName | ChunkJudge,
+        channels: int = 1,
+        whisper: bool | None = None,
+        fresh: bool = True,
     ) -> None:
         self._judge = judge(detector)
         self.whisper = detector == "silero-whisper" if whisper is None else whisper
+        self.fresh = FreshLook(SileroJudge) if self.whisper and fresh else None
         self._floor = RoomFloor(channels)
         self._bands = None
         #: which channels the last chunk was whispered on (the whisper channel's)
@@ -164,6 +190,9 @@ class Voicing:
         #: which channels the last chunk sounded like a word Silero has not
         #: believed (``SOUNDING_LIFT_DB``; ``Segmenter.feed``'s ``sounding``)
         self.sounding: npt.NDArray[np.bool_] = np.zeros(channels, dtype=bool)
+        #: and on which its speech band did not chatter (``LOUD_JITTER_DB``;
+        #: ``Segmenter.feed``'s ``steady``); without the bands, all
+        self.steady: npt.NDArray[np.bool_] = np.ones(channels, dtype=bool)
         if self.whisper:
             self._bands = Bands(channels)
 
@@ -190,10 +219,19 @@ class Voicing:
             loud & (bands.speech_lift >= CLEAR_LIFT_DB) & (bands.speech_jitter <= CLEAR_JITTER_DB)
         )
         heard = np.where(loud, np.maximum(heard, np.where(clear, CLEAR_PROBABILITY, 0.5)), heard)
+        if self.fresh is not None:
+            afresh = self.fresh.hear(
+                frames[:, column], probability, float(bands.speech_lift[column])
+            )
+            # Where the fresh look is sure, and the sound steady: a knock's
+            # ringing tail, a scrape or paper is what a new state is quick
+            # to call speech; most of them chatter.
+            if afresh >= FRESH_SURE and bands.speech_jitter[column] <= LOUD_JITTER_DB:
+                heard = np.maximum(heard, afresh)
         # Voiced speech against the floor where speech sounds; a whisper
         # against its own band's.
         lift = np.where(heard >= 0.5, bands.speech_lift, lift)
-        steady = bands.speech_jitter <= LOUD_JITTER_DB
+        steady = self.steady = bands.speech_jitter <= LOUD_JITTER_DB
         self.sounding = (heard < 0.5) & (bands.speech_lift >= SOUNDING_LIFT_DB) & steady
         whispered = self.whispered = bands.whisper & (heard < 0.5)
         self.mid_power = bands.mid_power
@@ -218,6 +256,10 @@ def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB)
             short_confidence=SHORT_CONFIDENCE,
             keep_db=BANDS_KEEP_DB,
             reach_s=SOUNDING_REACH_S,
+            word_confidence=WORD_CONFIDENCE,
+            word_chunks=WORD_CHUNKS,
+            word_steady=WORD_STEADY,
+            voiced_end=True,
         )
     return Segmenter(lift_db=lift_db)
 
@@ -281,7 +323,10 @@ class MonoSegments:
         at = self._start_at + self.count * CHUNK / RATE
         self.count += 1
         probability, lift = self._voicing(chunk)
-        return self.segmenter.feed(at, probability, lift, bool(self._voicing.sounding[0]))
+        voicing = self._voicing
+        return self.segmenter.feed(
+            at, probability, lift, bool(voicing.sounding[0]), bool(voicing.steady[0])
+        )
 
     @property
     def open_since(self) -> float | None:

@@ -218,7 +218,10 @@ class Hearing:
         if self._voicing.whispered[0]:
             level += WHISPER_LOUDNESS_DB  # a voice at the table (detect.WHISPER_LOUDNESS_DB)
         was_open = self._segmenter.open_since is not None
-        segment = self._segmenter.feed(at, probability, lift, bool(self._voicing.sounding[0]))
+        voicing = self._voicing
+        segment = self._segmenter.feed(
+            at, probability, lift, bool(voicing.sounding[0]), bool(voicing.steady[0])
+        )
         opened = self._segmenter.open_since
         if probability >= self._segmenter.threshold:
             self._levels = [*self._levels[-(self._segmenter.window - 1) :], level]

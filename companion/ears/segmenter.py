@@ -10,7 +10,11 @@ speech ``KEEP_DB`` above the floor, and counts only from ``min_s`` long.
 One continuous utterance gives one segment, so one flag. Its onset goes
 back over the voiced chunks just before it and, up to ``reach_s``, over
 the chunks that sounded like a word the detector had not believed yet
-(``detect.Voicing.sounding``: a short word after a knock).
+(``detect.Voicing.sounding``: a short word after a knock). A loud short
+word counts from ``short_s``: sure (``short_confidence``), or only half
+believed but steady throughout (``word_confidence``, ``steady``: a chair's
+scrape chatters); a sure one is as long as its voiced chunks
+(``voiced_end``).
 
 The lift is what tells a player at the microphone from the café around the
 table: to every detector the next tables' talk is speech, but talk from
@@ -70,11 +74,24 @@ class Segmenter:
     short_s: float = 0.3
     short_lift_db: float = 99.0
     short_confidence: float = 0.8
+    #: or a word the detector only half believes (its recurrent state is
+    #: slow on a short word): at least ``word_chunks`` voiced chunks, mean
+    #: probability ``word_confidence``, and ``word_steady`` of them steady
+    #: (``feed``'s ``steady``); 1.01: no such rule
+    word_confidence: float = 1.01
+    word_chunks: int = 4
+    word_steady: float = 0.75
+    #: a sure utterance (``short_confidence``) that stood out (its louder
+    #: chunks ``lift_db``) is as long as its voiced chunks, standing out at
+    #: its end or not: a short remark's last syllable fades into the room;
+    #: and it counts from ``sure_s`` (eight chunks) long
+    voiced_end: bool = False
+    sure_s: float = 0.25
     #: how far back over ``sounding`` chunks an utterance's onset may go
     #: (0: not at all)
     reach_s: float = 0.0
-    #: (at, probability, lift above the room's floor or None: not known)
-    _recent: deque[tuple[float, float, float | None]] = field(default_factory=deque)
+    #: (at, probability, lift above the room's floor or None: not known, steady)
+    _recent: deque[tuple[float, float, float | None, bool]] = field(default_factory=deque)
     _voiced: deque[float] = field(default_factory=deque)  # when, in the last ``lookback_s``
     _sounded: deque[float] = field(default_factory=deque)  # the ``sounding`` chunks, as ``_voiced``
     _start: float | None = None
@@ -86,17 +103,24 @@ class Segmenter:
     _probabilities: array[float] = field(default_factory=lambda: array("d"))
     #: the open utterance's voiced chunks' lifts (the short-word rule)
     _lifts: array[float] = field(default_factory=lambda: array("d"))
+    _steady: int = 0  # the open utterance's voiced chunks that were steady
 
     def feed(
-        self, at: float, probability: float, lift: float | None = None, sounding: bool = False
+        self,
+        at: float,
+        probability: float,
+        lift: float | None = None,
+        sounding: bool = False,
+        steady: bool = True,
     ) -> Segment | None:
         """One chunk starting at ``at``; an utterance when one has ended.
         ``lift``: the chunk's level above the room's floor (``RoomFloor``);
         None: not known, and not asked for. ``sounding``: a word's sound
-        that the detector does not (yet) call speech (``Voicing.sounding``)."""
+        that the detector does not (yet) call speech (``Voicing.sounding``);
+        ``steady``: its sound does not chatter (``Voicing.steady``)."""
         speech = probability >= self.threshold
         standing = speech and (lift is None or lift >= self.keep_db)
-        self._recent.append((at, probability, lift))
+        self._recent.append((at, probability, lift, steady))
         if len(self._recent) > self.window:
             self._recent.popleft()
         if self._start is None:
@@ -108,16 +132,18 @@ class Segmenter:
                 self._voiced.popleft()
             while self._sounded and self._sounded[0] < at - self.lookback_s:
                 self._sounded.popleft()
-            voiced = [(t, p, d) for t, p, d in self._recent if p >= self.threshold]
-            if len(voiced) >= self.start_chunks and self._stands_out([d for *_, d in voiced]):
+            voiced = [r for r in self._recent if r[1] >= self.threshold]
+            if len(voiced) >= self.start_chunks and self._stands_out([r[2] for r in voiced]):
                 self._start = self._onset(voiced[0][0])
-                self._probabilities = array("d", [p for _, p, _ in voiced])
-                self._lifts = array("d", [d for *_, d in voiced if d is not None])
+                self._probabilities = array("d", [r[1] for r in voiced])
+                self._lifts = array("d", [r[2] for r in voiced if r[2] is not None])
+                self._steady = sum(r[3] for r in voiced)
                 self._last_speech = self._last_standing = at
             return None
         if speech:
             self._last_speech = at
             self._probabilities.append(probability)
+            self._steady += steady
             if lift is not None and self.short_s < self.min_s:
                 self._lifts.append(lift)
         if standing:
@@ -162,15 +188,30 @@ class Segmenter:
         shortest = self.min_s
         # Its louder syllables (the 75th percentile): a short word's last
         # chunks fade into the room.
+        voiced = len(self._probabilities)
+        half_believed = (
+            confidence >= self.word_confidence
+            and voiced >= self.word_chunks
+            and self._steady >= self.word_steady * voiced
+        )
         if (
             self._lifts
             and float(np.percentile(self._lifts, 75)) >= self.short_lift_db
-            and confidence >= self.short_confidence
+            and (confidence >= self.short_confidence or half_believed)
         ):
             shortest = min(shortest, self.short_s)
             # and it ends with its last voiced chunk, standing out or not
             end = max(end, self._last_speech + CHUNK / RATE)
+        elif (
+            self.voiced_end
+            and self._lifts
+            and float(np.percentile(self._lifts, 75)) >= self.lift_db
+            and confidence >= self.short_confidence
+        ):
+            shortest = min(shortest, self.sure_s)
+            end = max(end, self._last_speech + CHUNK / RATE)
         self._start, self._probabilities, self._lifts = None, array("d"), array("d")
+        self._steady = 0
         self._recent.clear()
         self._voiced.clear()
         self._sounded.clear()
