@@ -85,6 +85,7 @@ def test_the_bench_gates_on_the_loudness_the_listening_process_tells() -> None:
     assert measured == told  # the second's window holds the first's last chunks, as live
 
 
+@pytest.mark.slow  # the simulated room
 @needs_voices
 def test_the_room_alone_is_at_the_levels_asked_for() -> None:
     pytest.importorskip("pyroomacoustics")

@@ -11,9 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # a bench's whole run
 def test_the_bench_runs_both_paths_and_checks_its_journals() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "journal_stall.py"),
