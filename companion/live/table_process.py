@@ -212,6 +212,11 @@ class TableProcess:
         with contextlib.suppress(TableFailed):
             self._send(("close",))
         self._worker.process.join(CLOSE_TIMEOUT_S)
+        # The reader ends at the process's "closed" or its pipe's EOF; the
+        # pipe is closed only after: closed under a recv() in progress, it
+        # made the reader's thread die of a TypeError inside multiprocessing.
+        if not self._worker.process.is_alive():  # a hung one is killed first
+            self._reader.join(CLOSE_TIMEOUT_S)
         self._worker.discard()
         self._reader.join(CLOSE_TIMEOUT_S)
 
