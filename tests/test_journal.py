@@ -551,7 +551,7 @@ def test_crash_points_are_what_they_say(reference: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("where", ["after", "mid"])
-@pytest.mark.parametrize("point", list(CRASH_POINTS))
+@pytest.mark.parametrize("point", spread(list(CRASH_POINTS)))  # --fast: every fourth
 def test_sigkill_then_resume_reaches_the_same_state(
     game_script: Path, tmp_path: Path, reference: dict[str, Any], point: str, where: str
 ) -> None:
