@@ -4,7 +4,7 @@ only thing not done by a key)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -56,6 +56,16 @@ class Host:
     async def keys(self, *keys: str) -> None:
         await self.pilot.press(*keys)
         await self.pilot.pause()
+
+    async def until_true(self, condition: Callable[[], bool], what: str, turns: int = 500) -> None:
+        """Wait, turn by turn of the app, until ``condition`` holds: the
+        pilot's own wait ends when the process looks idle, and a worker
+        starved of its core looks idle with a widget still opening."""
+        for _ in range(turns):
+            if condition():
+                return
+            await self.pilot.pause(0.01)
+        raise AssertionError(f"never happened: {what}")
 
     async def type(self, text: str) -> None:
         await self.keys(*[_key(c) for c in text], "enter")

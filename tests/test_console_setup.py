@@ -89,8 +89,12 @@ async def test_enter_walks_the_roles_from_the_cards(tmp_path: Path) -> None:
         assert focused_id(app) == "name-1"
         await host.keys(*"Аня", "enter")
         assert focused_id(app) == "role-1"
-        await host.keys("enter", "down", "enter")  # open the list, pick, on to seat 2
-        assert isinstance(screen.query_one("#role-1", Select).value, str)
+        roles = screen.query_one("#role-1", Select)
+        await host.keys("enter")  # open the list
+        await host.until_true(lambda: roles.expanded, "the roles' list open")
+        await host.keys("down", "enter")  # pick, on to seat 2
+        await host.until_true(lambda: focused_id(app) != "role-1", "the focus moving on")
+        assert isinstance(roles.value, str)
         assert focused_id(app) == "name-2"
 
 
