@@ -210,11 +210,8 @@ class Voicing:
         if self._bands is None:
             return heard, lift
         bands = self._bands.hear(frames)
-        loud = (
-            (heard >= LOUD_PROBABILITY)
-            & (bands.speech_lift >= LOUD_LIFT_DB)
-            & (bands.speech_jitter <= LOUD_JITTER_DB)
-        )
+        steady = self.steady = bands.speech_jitter <= LOUD_JITTER_DB
+        loud = (heard >= LOUD_PROBABILITY) & (bands.speech_lift >= LOUD_LIFT_DB) & steady
         clear = (
             loud & (bands.speech_lift >= CLEAR_LIFT_DB) & (bands.speech_jitter <= CLEAR_JITTER_DB)
         )
@@ -226,12 +223,11 @@ class Voicing:
             # Where the fresh look is sure, and the sound steady: a knock's
             # ringing tail, a scrape or paper is what a new state is quick
             # to call speech; most of them chatter.
-            if afresh >= FRESH_SURE and bands.speech_jitter[column] <= LOUD_JITTER_DB:
+            if afresh >= FRESH_SURE and steady[column]:
                 heard = np.maximum(heard, afresh)
         # Voiced speech against the floor where speech sounds; a whisper
         # against its own band's.
         lift = np.where(heard >= 0.5, bands.speech_lift, lift)
-        steady = self.steady = bands.speech_jitter <= LOUD_JITTER_DB
         self.sounding = (heard < 0.5) & (bands.speech_lift >= SOUNDING_LIFT_DB) & steady
         whispered = self.whispered = bands.whisper & (heard < 0.5)
         self.mid_power = bands.mid_power

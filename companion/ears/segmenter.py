@@ -186,29 +186,24 @@ class Segmenter:
         start, end = self._start, self._last_standing + CHUNK / RATE
         confidence = float(np.mean(self._probabilities)) if self._probabilities else 0.0
         shortest = self.min_s
-        # Its louder syllables (the 75th percentile): a short word's last
-        # chunks fade into the room.
         voiced = len(self._probabilities)
+        sure = confidence >= self.short_confidence
         half_believed = (
             confidence >= self.word_confidence
             and voiced >= self.word_chunks
             and self._steady >= self.word_steady * voiced
         )
-        if (
-            self._lifts
-            and float(np.percentile(self._lifts, 75)) >= self.short_lift_db
-            and (confidence >= self.short_confidence or half_believed)
-        ):
-            shortest = min(shortest, self.short_s)
+        # Its louder syllables (the 75th percentile): a short word's last
+        # chunks fade into the room.
+        louder = float(np.percentile(self._lifts, 75)) if self._lifts else -np.inf
+        short: float | None = None
+        if louder >= self.short_lift_db and (sure or half_believed):
+            short = self.short_s
+        elif self.voiced_end and louder >= self.lift_db and sure:
+            short = self.sure_s
+        if short is not None:
+            shortest = min(shortest, short)
             # and it ends with its last voiced chunk, standing out or not
-            end = max(end, self._last_speech + CHUNK / RATE)
-        elif (
-            self.voiced_end
-            and self._lifts
-            and float(np.percentile(self._lifts, 75)) >= self.lift_db
-            and confidence >= self.short_confidence
-        ):
-            shortest = min(shortest, self.sure_s)
             end = max(end, self._last_speech + CHUNK / RATE)
         self._start, self._probabilities, self._lifts = None, array("d"), array("d")
         self._steady = 0
