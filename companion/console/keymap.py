@@ -113,13 +113,13 @@ class HostFooter(Footer):
         self.fitted: frozenset[str] = frozenset()
         self._composed: tuple[object, ...] | None = None  # what the keys showed when composed
 
-    def _keys_shown(self) -> tuple[object, ...]:
+    def _keys_shown(self, fitted: frozenset[str]) -> tuple[object, ...]:
         """What the footer's keys would show: composed again only when this
         changes. Textual's Footer recomposes on every change of the
         bindings (each focus change, each screen), most of them changing
         nothing it shows; each cost about a millisecond and a half."""
         return (
-            self._fitted(),
+            fitted,
             *(
                 (key, b.binding.action, b.binding.description, b.binding.key_display,
                  b.enabled, b.tooltip)
@@ -134,7 +134,7 @@ class HostFooter(Footer):
             self.call_after_refresh(self._recompose_if_changed)
 
     async def _recompose_if_changed(self) -> None:
-        if self.is_attached and self._keys_shown() != self._composed:
+        if self.is_attached and self._keys_shown(self._fitted()) != self._composed:
             await self.recompose()
 
     def _fitted(self) -> frozenset[str]:
@@ -156,7 +156,7 @@ class HostFooter(Footer):
 
     def compose(self) -> ComposeResult:
         self.fitted = self._fitted()
-        self._composed = self._keys_shown() if self._bindings_ready else None
+        self._composed = self._keys_shown(self.fitted) if self._bindings_ready else None
         last: dict[str, FooterKey] = {}
         for widget in super().compose():
             if isinstance(widget, FooterKey) and widget.key not in self.fitted:
