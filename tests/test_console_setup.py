@@ -61,8 +61,13 @@ async def test_enter_walks_the_fields_and_the_last_one_asks_to_start(tmp_path: P
         assert screen.query_one("#name-2", Input).value == "Боря"
         # From the top: the ruleset (Enter opens its list, Enter picks and moves on),
         # the seats, the deal (Enter keeps the companion's deal), seat 1.
-        screen.query_one("#ruleset", Select).focus()
-        await host.keys("enter", "down", "enter")
+        ruleset = screen.query_one("#ruleset", Select)
+        ruleset.focus()
+        await host.keys("enter")
+        await host.until_true(lambda: ruleset.expanded, "the rulesets' list open")
+        await host.keys("down", "enter")
+        # the focus moves on after the next refresh (the screen's call_after_refresh)
+        await host.until_true(lambda: focused_id(app) != "ruleset", "the focus moving on")
         assert screen.ruleset_name != "tournament" and focused_id(app) == "seats"
         await host.keys("enter")
         assert focused_id(app) == "deal"
