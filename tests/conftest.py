@@ -80,8 +80,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """For pytest-xdist's ``--dist loadgroup`` (``./run-tests``): the tests
     that share a module's fixture (a bench's run, a rendered recording) run
-    on one worker, so the fixture is made once; and the slow tests are
-    handed out first, so that none is left to run alone at the end."""
+    on one worker, so the fixture is made once; and the long ones are
+    handed out first, so that none is left to run alone at the end: the
+    slow tests, then the groups (a module's tests in a row) and the tests
+    that play real sound (they take its time)."""
     for item in items:
         defs = getattr(item, "_fixtureinfo", None)
         shared = defs is not None and any(
@@ -89,7 +91,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         )
         if shared and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable
+    items.sort(key=_later)  # stable: in their order otherwise
+
+
+def _later(item: pytest.Item) -> tuple[bool, bool]:
+    long = item.get_closest_marker("xdist_group") is not None or "pulse_server" in getattr(
+        item, "fixturenames", ()
+    )
+    return item.get_closest_marker("slow") is None, not long
+
+
+class _NoSnapshotLines:
+    lines: tuple[str, ...] = ()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_terminal_summary(config: pytest.Config) -> None:
+    """A worker's syrupy summary is dropped before it is worked out: it
+    matches every collected test against those run to count the snapshots
+    nobody used, 1.5-5 s of CPU in each worker at the very end of a run
+    (the run waited for it), for lines no one sees: a worker's terminal is
+    not shown, and syrupy leaves unused snapshots alone under workers."""
+    if hasattr(config, "workerinput") and hasattr(config, "_syrupy"):
+        config._syrupy.report = _NoSnapshotLines()
 
 
 @pytest.fixture(scope="session")

@@ -4,11 +4,15 @@ only thing not done by a key)."""
 
 from __future__ import annotations
 
+import asyncio
+import unicodedata
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 
+from textual import events
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 
 from companion.config.values import Config, PathsConfig, SeatsConfig, TableConfig, VoiceConfig
@@ -54,8 +58,9 @@ class Host:
         return self.app.table.game
 
     async def keys(self, *keys: str) -> None:
-        await self.pilot.press(*keys)
-        await self.pilot.pause()
+        """Each key as the terminal sends it, and then the app settled."""
+        for key in keys:
+            await press(self.pilot, key)
 
     async def until_true(self, condition: Callable[[], bool], what: str, turns: int = 500) -> None:
         """Wait, turn by turn of the app, until ``condition`` holds: the
@@ -68,7 +73,11 @@ class Host:
         raise AssertionError(f"never happened: {what}")
 
     async def type(self, text: str) -> None:
-        await self.keys(*[_key(c) for c in text], "enter")
+        """A line typed into the field that has the focus, then Enter: the
+        characters arrive together, as a quick hand's do (one drawing for
+        them all), and Enter after the field has taken them."""
+        await press(self.pilot, *[_key(c) for c in text])
+        await self.keys("enter")
 
     async def next(self, times: int = 1) -> None:
         for _ in range(times):
@@ -82,7 +91,7 @@ class Host:
         """Time passes (the only thing a key does not do)."""
         assert self.app.table is not None
         self.app.table.advance(seconds)
-        await self.pilot.pause()
+        await settle(self.pilot)
 
     async def nominate(self, target: int, by: int | None = None) -> None:
         await self.keys("n")
@@ -148,8 +157,83 @@ def _key(char: str) -> str:
     }.get(char, char)
 
 
+async def press(pilot: Pilot[None], *keys: str) -> None:
+    """Keys sent the way the pilot sends them, then :func:`settle` instead of
+    the pilot's own wait (twice a key it sleeps until the process's CPU
+    clock stops: 20 ms at least on a quiet machine, more on a busy one, and
+    a worker starved of its core looks idle with work still queued)."""
+    app = pilot.app
+    assert app._driver is not None
+    for key in keys:  # Textual's App._press_keys, but for its waits
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        try:
+            char: str | None = unicodedata.lookup(
+                _get_unicode_name_from_key(REPLACED_KEYS.get(key, key))
+            )
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+    await settle(pilot)
+
+
+async def settle(pilot: Pilot[None], rounds: int = 200) -> None:
+    """Until the app has nothing left to do: every message queued to the
+    app, its screen and their widgets handled, the screen's pending layout
+    and repaint done now (as the pilot's pause does) and the callbacks
+    waiting for that refresh run; again, until a round finds nothing. The
+    console's table runs on this loop with a fake clock (``threaded=False``),
+    so nothing else is due until the test moves the clock: a wait on the
+    app's own work, never on the wall clock."""
+    app = pilot.app
+    for _ in range(rounds):
+        if app._closing or app._closed:  # the host quit
+            return
+        for _turn in range(100):  # the app's own turns, cheaper than a round trip
+            await asyncio.sleep(0)
+            if _queues_empty(app):
+                break
+        # a widget may still be in the middle of a message: one round trip
+        # through every queue says it is done
+        await pilot._wait_for_screen()
+        if not _queues_empty(app):
+            continue
+        if app._batch_count:  # drawing held (a snapshot's scene): drawn at its end
+            return
+        # what one refresh of the screen does, drawn once for all of it
+        app.screen._on_timer_update()
+        await asyncio.sleep(0)
+        if _queues_empty(app) and _drawn(app):
+            return
+    raise AssertionError(f"the console never settled in {rounds} rounds")
+
+
+def _drawn(app: ConsoleApp) -> bool:
+    screen = app.screen
+    return not (
+        screen._callbacks
+        or screen._layout_required
+        or screen._repaint_required
+        or screen._recompose_required
+        or screen._dirty_widgets
+        or app._animator._animations
+    )
+
+
+def _queues_empty(app: ConsoleApp) -> bool:
+    pumps = [app, *app.screen.walk_children(with_self=True)]
+    return all(
+        pump.message_queue_size == 0 and pump._pending_message is None and not pump._next_callbacks
+        for pump in pumps
+        if not (pump._closing or pump._closed)
+    )
+
+
 @asynccontextmanager
 async def hosting(app: ConsoleApp) -> AsyncIterator[Host]:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
+        await settle(pilot)
         yield Host(app, pilot)
