@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import socket
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import textual._wait
+from _pytest.unraisableexception import gc_collect_iterations_key
 from helpers import FAST, examples
 from hypothesis import settings
 
@@ -54,7 +56,14 @@ def pytest_configure(config: pytest.Config) -> None:
     ``scripts/pulse-null-sink.sh``): a plain ``pytest`` has none and skips."""
     # A worker's config has its ``workerinput``; a pytest that a test runs
     # inherits the worker's environment but is none.
-    if not hasattr(config, "workerinput") or not os.environ.get("COMPANION_PULSE_DIR"):
+    if not hasattr(config, "workerinput"):
+        return
+    # pytest collects all garbage five times over at a worker's very end to
+    # flush exceptions raised in finalizers: seconds on a worker's heap, and
+    # what it would find then is reported nowhere (the worker has sent its
+    # reports). Once is kept.
+    config.stash[gc_collect_iterations_key] = 1
+    if not os.environ.get("COMPANION_PULSE_DIR"):
         return
     started = subprocess.run([str(PULSE_SCRIPT), "start"], capture_output=True, text=True)
     exports = dict(
@@ -114,6 +123,40 @@ def pytest_terminal_summary(config: pytest.Config) -> None:
     not shown, and syrupy leaves unused snapshots alone under workers."""
     if hasattr(config, "workerinput") and hasattr(config, "_syrupy"):
         config._syrupy.report = _NoSnapshotLines()
+
+
+# The collector's full passes walk every object not frozen. A worker runs a
+# thousand tests or so, and a console test leaves some 100 000 blocks of
+# cyclic garbage (a gone app's widgets and caches): the full passes that the
+# tests' own allocations started walked it and whatever the run keeps alive
+# (the collected tests, session fixtures, module caches) again and again,
+# 10-12 s of CPU in some workers of a --fast run. So, as the table's own
+# loop does (companion/runner/priority.py), the collector makes no full pass
+# by itself; between two tests, once garbage may have piled up past this many
+# blocks, one full pass frees it and what survives is frozen, never walked
+# again. The young generations still collect as usual. A frozen object still
+# dies when its last reference goes; only a cycle among frozen ones would
+# stay, which a test worker can afford.
+GARBAGE_BLOCKS = 1_000_000
+_collected_at = [0]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, 1_000_000)
+    _collect_and_freeze()
+
+
+@pytest.hookimpl(trylast=True)  # after the test's fixtures are torn down
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    if sys.getallocatedblocks() - _collected_at[0] > GARBAGE_BLOCKS:
+        _collect_and_freeze()
+
+
+def _collect_and_freeze() -> None:
+    gc.collect()
+    gc.freeze()
+    _collected_at[0] = sys.getallocatedblocks()
 
 
 @pytest.fixture(scope="session")
