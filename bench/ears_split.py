@@ -94,10 +94,8 @@ def hear(
     hearing = Hearing(EarsSettings(detector=OLD), lambda m: messages.append((now[0], m)))
     # The replayed Silero instead of a second run of it; the rest is the detector's own.
     hearing._voicing = Voicing(Replay(verdicts), whisper=detector == NEW, fresh=words)
-    hearing._segmenter = segmenter_for(detector)
-    if not words:
-        hearing._segmenter.word_confidence = 1.01
-        hearing._segmenter.voiced_end = False
+    before = detector == NEW and not words  # the third round's: the strict detector
+    hearing._segmenter = segmenter_for("silero-whisper-strict" if before else detector)
     started = time.process_time()
     for first in range(0, len(clip.samples), LISTEN_BLOCK):  # as the card gives them
         now[0] = (first + LISTEN_BLOCK) / RATE
@@ -227,7 +225,7 @@ def run(
     for (detector, words), score in scores.items():
         name = {
             (OLD, True): "the issue-10 detector (silero)",
-            (NEW, False): "silero-whisper before the half-believed word and the voiced end",
+            (NEW, False): "silero-whisper-strict (the third round)",
             (NEW, True): "silero-whisper now",
         }[(detector, words)]
         print("\n".join(score.lines(f"{part_name}, {name}")))

@@ -93,7 +93,7 @@ def listen_parser(
     # the live table's default (detect.DEFAULT_DETECTOR, not imported: it brings numpy)
     # ears.detect's DETECTORS and DEFAULT_DETECTOR, spelt out: the parser
     # is built without numpy (tests/test_ears_detect.py holds them equal)
-    listen.add_argument("--detector", choices=("webrtc", "silero", "both", "silero-whisper"),
+    listen.add_argument("--detector", choices=("webrtc", "silero", "both", "silero-whisper", "silero-whisper-strict"),
                         default="silero-whisper",
                         help="the voice-activity detector (silero-whisper, as at the live table)")  # fmt: skip
     listen.add_argument("--above-room", type=float, metavar="DB", default=11.0,

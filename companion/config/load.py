@@ -59,7 +59,8 @@ LANGS: tuple[Lang, ...] = ("ru", "en")
 MODES: tuple[SeatsMode, ...] = ("auto", "gpio", "simulated")
 LATENCIES = ("normal", "low")
 MIC_LAYOUTS = ("single", "channels", "array")
-DETECTORS = ("webrtc", "silero", "both", "silero-whisper")  # ears.detect's (the config sits below)
+# ears.detect's (the config sits below)
+DETECTORS = ("webrtc", "silero", "both", "silero-whisper", "silero-whisper-strict")
 MAX_CHANNELS = 32
 #: espeak-ng's range, as ``voice.tts.TtsVoice`` checks it.
 MIN_RATE, MAX_RATE = 80, 450

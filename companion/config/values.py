@@ -86,7 +86,7 @@ class MicrophoneConfig:
     device: str | None = None  # a PortAudio index or part of its name; None: the default
     layout: str = "single"  # single | channels | array
     channels: int = 1  # the card's input channels (channels: one per seat; array: its mics)
-    detector: str = "silero-whisper"  # webrtc | silero | both | silero-whisper (ears.detect)
+    detector: str = "silero-whisper"  # ears.detect.DETECTORS (docs/config.md)
     calibration: Path | None = None  # the array's seat calibration (companion calibrate)
     words_model: str | None = None  # a vosk model for forbidden words (companion models fetch)
     words_threshold: float = 0.8  # the recogniser's confidence a forbidden word needs

@@ -43,8 +43,20 @@ from .whisper import Bands
 CHUNK = 512  # Silero's window at 16 kHz: 32 ms
 WEBRTC_FRAME = 480  # webrtcvad takes 10, 20 or 30 ms: the chunk's first 30 ms
 
-DetectorName = Literal["webrtc", "silero", "both", "silero-whisper"]
-DETECTORS: tuple[DetectorName, ...] = ("webrtc", "silero", "both", "silero-whisper")
+DetectorName = Literal["webrtc", "silero", "both", "silero-whisper", "silero-whisper-strict"]
+DETECTORS: tuple[DetectorName, ...] = (
+    "webrtc",
+    "silero",
+    "both",
+    "silero-whisper",
+    "silero-whisper-strict",
+)
+#: the whisper channel's detectors: ``silero-whisper-strict`` is the one of
+#: issue 26's third round, without what its fourth added (the fresh look, the
+#: half-believed word, the voiced end): fewer one-word remarks heard, and on
+#: the blind part no false segment on any bed (docs/listening.md), for a
+#: room whose hum the fourth round flags
+WHISPER_DETECTORS: tuple[DetectorName, ...] = ("silero-whisper", "silero-whisper-strict")
 #: chosen by bench/ears.py's figures (docs/listening.md, "The detector")
 DEFAULT_DETECTOR: DetectorName = "silero-whisper"
 #: the whisper channel's verdict, as a probability the segmenter compares
@@ -156,7 +168,7 @@ def judge(name: DetectorName | ChunkJudge) -> ChunkJudge:
         return name
     if name == "webrtc":
         return WebRtcJudge()
-    if name in ("silero", "silero-whisper"):
+    if name == "silero" or name in WHISPER_DETECTORS:
         return SileroJudge()
     return BothJudge()
 
@@ -179,7 +191,8 @@ class Voicing:
         fresh: bool = True,
     ) -> None:
         self._judge = judge(detector)
-        self.whisper = detector == "silero-whisper" if whisper is None else whisper
+        self.whisper = detector in WHISPER_DETECTORS if whisper is None else whisper
+        fresh = fresh and detector != "silero-whisper-strict"
         self.fresh = FreshLook(SileroJudge) if self.whisper and fresh else None
         self._floor = RoomFloor(channels)
         self._bands = None
@@ -243,7 +256,17 @@ class Voicing:
 
 def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB) -> Segmenter:
     """The segmenter a detector's verdicts go through: with the whisper
-    channel, a loud short word counts from ``SHORT_S``."""
+    channel, a loud short word counts from ``SHORT_S``; and, but for the
+    strict one, a half-believed word and a sure short utterance's voiced end."""
+    if detector == "silero-whisper-strict":
+        return Segmenter(
+            lift_db=lift_db,
+            short_s=SHORT_S,
+            short_lift_db=SHORT_LIFT_DB,
+            short_confidence=SHORT_CONFIDENCE,
+            keep_db=BANDS_KEEP_DB,
+            reach_s=SOUNDING_REACH_S,
+        )
     if detector == "silero-whisper":
         return Segmenter(
             lift_db=lift_db,
