@@ -62,6 +62,10 @@ class Host:
         for key in keys:
             await press(self.pilot, key)
 
+    async def settle(self) -> None:
+        """After what a test did to the app itself (a click, a value set)."""
+        await settle(self.pilot)
+
     async def until_true(self, condition: Callable[[], bool], what: str, turns: int = 500) -> None:
         """Wait, turn by turn of the app, until ``condition`` holds: the
         pilot's own wait ends when the process looks idle, and a worker
@@ -231,9 +235,15 @@ def _queues_empty(app: ConsoleApp) -> bool:
     )
 
 
+async def started(pilot: Pilot[None]) -> None:
+    """An app just started by ``run_test``: its first screen mounted (the
+    pilot's wait lets the mounting begin), then settled."""
+    await pilot.pause()
+    await settle(pilot)
+
+
 @asynccontextmanager
 async def hosting(app: ConsoleApp) -> AsyncIterator[Host]:
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await settle(pilot)
+        await started(pilot)
         yield Host(app, pilot)

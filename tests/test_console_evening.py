@@ -21,7 +21,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from console_driver import SIZE, Host, config
+from console_driver import SIZE, Host, config, started
 from test_console_forum import ForumHost, Wall
 from textual.widgets import Select
 
@@ -100,7 +100,7 @@ class Evening(ForumHost):
         screen = self.app.screen
         assert isinstance(screen, SetupScreen)
         screen.query_one("#ruleset", Select).value = ruleset
-        await self.pilot.pause()
+        await self.settle()
         await self.keys("ctrl+u")  # the name field offers the last game's name
         await self.keys("B", "o", "b")
         await self.keys("f5")
@@ -234,7 +234,7 @@ async def test_a_hosts_whole_evening(tmp_path: Path) -> None:
     app = evening_app(tmp_path, wall)
     games = tmp_path / "games"
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = Evening(Host(app, pilot))
         await club_game(host, games)
         _, seen = await tournament_until_quit(host)
@@ -243,7 +243,7 @@ async def test_a_hosts_whole_evening(tmp_path: Path) -> None:
         latin = dict(host.latin)
     app = evening_app(tmp_path, wall)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = Evening(Host(app, pilot))
         assert "Есть незаконченная игра" in host.screen_text_now()
         await tournament_resumed_to_a_win(host, games)

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 
-from console_driver import SIZE, Host, config
+from console_driver import SIZE, Host, config, settle, started
 from textual.widgets import Checkbox, Digits, Input, RichLog, Select, Static
 
 from companion.config.values import TableConfig
@@ -97,7 +97,7 @@ class ForumHost(Host):
 @asynccontextmanager
 async def forum_game(app: ConsoleApp) -> AsyncIterator[ForumHost]:
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = ForumHost(app, pilot)
         assert isinstance(app.screen, SetupScreen)
         await host.keys("ctrl+s", "enter")  # asked once, started
@@ -233,7 +233,7 @@ async def test_the_deadline_clock_shows_the_next_deadline(tmp_path: Path) -> Non
         assert table is not None and table.deadlines is not None
         table.deadlines.tick()
         table.pump()
-        await host.pilot.pause()
+        await host.settle()
         assert phase_name(host.game) == "night"
         assert host.text("#forum-next-label") == "До срока «ночные выборы»:"
 
@@ -242,18 +242,18 @@ async def test_the_setup_takes_the_forum_game_its_date_and_options(tmp_path: Pat
     wall = Wall(datetime(2026, 12, 3, 9, 0))
     app = forum_app(tmp_path, wall, lang="en", ruleset="tournament", seats=10)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = ForumHost(app, pilot)
         screen = app.screen
         assert isinstance(screen, SetupScreen)
         assert not screen.query_one("#forum-fields").display
         screen.query_one("#ruleset", Select).value = "forum"
-        await pilot.pause()
+        await settle(pilot)
         assert screen.query_one("#forum-fields").display
         assert screen.query_one("#seats", Input).value == "20"  # the smallest forum deal
         assert screen.query_one("#forum-start", Input).value == "2026-12-03"  # today
         screen.query_one("#seats", Input).value = "24"
-        await pilot.pause()
+        await settle(pilot)
         screen.query_one("#name-24", Input).value = "Last"  # rows beyond the table's twelve
         screen.query_one("#option-two_sided", Checkbox).value = True
         screen.query_one("#option-no_basements", Checkbox).value = True

@@ -159,7 +159,7 @@ async def test_a_click_on_a_seat_is_its_button(tmp_path: Path) -> None:
         speaker = current_turn(host.game)
         assert speaker is not None and speaker.seat == 1
         await host.pilot.click("#seat-1")
-        await host.pilot.pause()
+        await host.settle()
         assert current_turn(host.game) is not None and current_turn(host.game).seat == 2
 
 
@@ -232,7 +232,7 @@ async def test_roles_from_the_cards(tmp_path: Path) -> None:
         await host.pilot.click("#deal-cards")
         assert screen.query_one("#deal-cards", RadioButton).value
         screen.query_one("#seats", Input).value = "7"
-        await host.pilot.pause()
+        await host.settle()
         roles = ["civilian", "sheriff", "civilian", "mafia", "civilian", "don", "civilian"]
         for n, role in enumerate(roles[:-1], 1):
             screen.query_one(f"#role-{n}", Select).value = role
@@ -263,7 +263,7 @@ async def test_a_gone_games_widgets_are_freed(tmp_path: Path) -> None:
             await play_to_day_one(host)
             await host.keys("space")  # the table draws a speech or two
             app.action_new_game()
-            await host.pilot.pause()
+            await host.settle()
             gc.collect()
             everything = gc.get_objects()  # once: a worker's heap is large
             widgets = sum(isinstance(o, Widget) for o in everything)

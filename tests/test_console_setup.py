@@ -10,7 +10,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from console_driver import SIZE, Host, config, console, hosting
+from console_driver import SIZE, Host, config, console, hosting, press, settle, started
 from test_console_forum import ForumHost, Wall, forum_app
 from textual.widgets import Button, Checkbox, Input, RadioButton, Select
 
@@ -138,7 +138,7 @@ async def test_shift_tab_never_lands_on_the_start(tmp_path: Path) -> None:
 async def test_enter_walks_the_forum_fields_without_ticking_them(tmp_path: Path) -> None:
     app = forum_app(tmp_path, Wall())
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = Host(app, pilot)
         screen = setup_screen(app)
         screen.query_one("#forum-start", Input).focus()
@@ -184,7 +184,7 @@ async def test_a_named_table_is_not_told_of_blanks(tmp_path: Path) -> None:
     async with hosting(app) as host:
         screen = setup_screen(app)
         screen.query_one("#seats", Input).value = "4"
-        await host.pilot.pause()
+        await host.settle()
         for n, name in enumerate(["Ann", "Bob", "Cy", "Di"], 1):
             screen.query_one(f"#name-{n}", Input).value = name
         await host.pilot.click("#deal-cards")
@@ -202,7 +202,7 @@ async def test_a_named_table_is_not_told_of_blanks(tmp_path: Path) -> None:
 async def test_the_question_fits_an_80_by_24_screen(tmp_path: Path) -> None:
     app = console(config(tmp_path))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = Host(app, pilot)
         await host.keys(*"Аня", "enter", *"Борис", "f5")
         ask = app.screen
@@ -230,13 +230,13 @@ async def test_the_last_setup_is_offered_again(tmp_path: Path) -> None:
         screen = setup_screen(app)
         screen.query_one("#ruleset", Select).value = "club"
         screen.query_one("#seats", Input).value = "11"
-        await host.pilot.pause()
+        await host.settle()
         screen.query_one("#name-1", Input).value = "Аня"
         screen.query_one("#name-11", Input).value = "Зоя"
         await host.keys("ctrl+s", "enter")
         assert host.game.rules.name == "club" and len(host.game.seats) == 11
         app.action_new_game()  # the next game of the evening, in the same console
-        await host.pilot.pause()
+        await host.settle()
         again = setup_screen(app)
         assert again.query_one("#ruleset", Select).value == "club"
         assert again.query_one("#seats", Input).value == "11"
@@ -260,13 +260,13 @@ async def test_the_last_forum_setup_is_offered_again(tmp_path: Path) -> None:
     wall = Wall(dt.datetime(2026, 12, 3, 9, 0))
     app = forum_app(tmp_path, wall, ruleset="tournament", seats=10)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = Host(app, pilot)
         screen = setup_screen(app)
         screen.query_one("#ruleset", Select).value = "forum"
-        await pilot.pause()
+        await settle(pilot)
         screen.query_one("#seats", Input).value = "24"
-        await pilot.pause()
+        await settle(pilot)
         screen.query_one("#name-24", Input).value = "Last"
         screen.query_one("#option-two_sided", Checkbox).value = True
         await host.keys("ctrl+s")
@@ -277,9 +277,9 @@ async def test_the_last_forum_setup_is_offered_again(tmp_path: Path) -> None:
         assert isinstance(app.screen, ForumScreen) and len(host.game.seats) == 24
     again = forum_app(tmp_path, wall, ruleset="tournament", seats=10)
     async with again.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await pilot.press("escape")  # not the unfinished game: «Новая игра»
-        await pilot.pause()
+        await started(pilot)
+        await press(pilot, "escape")  # not the unfinished game: «Новая игра»
+        await settle(pilot)
         screen = setup_screen(again)
         assert screen.query_one("#ruleset", Select).value == "forum"
         assert screen.query_one("#seats", Input).value == "24"
@@ -362,7 +362,7 @@ async def test_a_forum_game_counts_once_its_first_day_has_results(tmp_path: Path
     wall = Wall()
     app = forum_app(tmp_path, wall)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = ForumHost(app, pilot)
         setup_screen(app).query_one("#name-1", Input).value = "Ник"
         await host.keys("ctrl+s", "enter")

@@ -11,7 +11,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from console_driver import Host, config, console
+from console_driver import Host, config, console, settle, started
 from rich.cells import cell_len
 from textual.geometry import Region
 from textual.widget import Widget
@@ -86,7 +86,7 @@ async def test_every_key_of_the_table_is_in_the_footer_or_the_map(
 ) -> None:
     app = console(config(tmp_path))
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = Host(app, pilot)
         await _to_day_one(host)
         screen = app.screen
@@ -111,7 +111,7 @@ async def test_every_key_of_the_table_is_in_the_footer_or_the_map(
 async def test_a_key_chosen_on_the_map_does_what_it_does(tmp_path: Path) -> None:
     app = console(config(tmp_path))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = Host(app, pilot)
         await _to_day_one(host)
         await host.keys("question_mark", "p")  # pressed on the map
@@ -120,7 +120,7 @@ async def test_a_key_chosen_on_the_map_does_what_it_does(tmp_path: Path) -> None
         await host.keys("f1")  # where «?» would be typed
         cell = next(c for c in app.screen.query(KeyCell) if c.row.key == "p")
         await pilot.click(cell)  # a tap on its line (the 7" touch screen)
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         assert not host.game.paused
 
@@ -134,7 +134,7 @@ def _twelve_seats(tmp_path: Path) -> ConsoleApp:
 async def test_twelve_cards_say_it_all_at_80x24(tmp_path: Path, roles: bool) -> None:
     app = _twelve_seats(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await started(pilot)
         for n, name in enumerate(LONG_NAMES, 1):
             app.screen.query_one(f"#name-{n}", Input).value = name
         host = Host(app, pilot)
@@ -144,7 +144,7 @@ async def test_twelve_cards_say_it_all_at_80x24(tmp_path: Path, roles: bool) -> 
             await host.offence(6, "speech_out_of_turn")  # loses the next speech
         if roles:
             await host.keys("r")
-        await pilot.pause()
+        await settle(pilot)
         for card in app.screen.query(SeatCard):
             width = card.content_size.width
             assert width >= 10, width  # six cards a row across 80 columns
@@ -167,7 +167,7 @@ async def test_the_dialogs_fit_80x24_and_wrap_their_words(tmp_path: Path) -> Non
     app = console(config(tmp_path))
     whole = Region(0, 0, 80, 24)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await started(pilot)
         host = Host(app, pilot)
         await _to_day_one(host)
         for key, dialog in (("n", AskText), ("o", AskText), ("question_mark", KeysMap)):
@@ -192,11 +192,11 @@ async def test_the_dialogs_fit_80x24_and_wrap_their_words(tmp_path: Path) -> Non
 async def test_the_resume_question_fits_80x24(tmp_path: Path) -> None:
     first = console(config(tmp_path))
     async with first.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await started(pilot)
         await _to_day_one(Host(first, pilot))
     app = console(config(tmp_path))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await started(pilot)
         assert isinstance(app.screen, AskYesNo)
         box = app.screen.query_one(".dialog")
         label = app.screen.query_one(".prompt", Label)

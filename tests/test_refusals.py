@@ -368,7 +368,7 @@ async def test_the_forum_screen_shows_a_refusal_in_words(tmp_path: Path) -> None
         await host.type("mafia")  # no parity on day 1: the host may not declare it
         if not isinstance(host.app.screen, ForumScreen):  # «it ends the game»: yes
             await host.pilot.click("#yes")
-            await host.pilot.pause()
+            await host.settle()
         notes = host.screen.query_one("#forum-notes", RichLog)
         said = [strip.text for strip in notes.lines]
         assert any(line.startswith("✗ Не принято: Объявить победу — ведущий") for line in said)
