@@ -258,29 +258,22 @@ def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB)
     """The segmenter a detector's verdicts go through: with the whisper
     channel, a loud short word counts from ``SHORT_S``; and, but for the
     strict one, a half-believed word and a sure short utterance's voiced end."""
-    if detector == "silero-whisper-strict":
-        return Segmenter(
-            lift_db=lift_db,
-            short_s=SHORT_S,
-            short_lift_db=SHORT_LIFT_DB,
-            short_confidence=SHORT_CONFIDENCE,
-            keep_db=BANDS_KEEP_DB,
-            reach_s=SOUNDING_REACH_S,
-        )
-    if detector == "silero-whisper":
-        return Segmenter(
-            lift_db=lift_db,
-            short_s=SHORT_S,
-            short_lift_db=SHORT_LIFT_DB,
-            short_confidence=SHORT_CONFIDENCE,
-            keep_db=BANDS_KEEP_DB,
-            reach_s=SOUNDING_REACH_S,
-            word_confidence=WORD_CONFIDENCE,
-            word_chunks=WORD_CHUNKS,
-            word_steady=WORD_STEADY,
-            voiced_end=True,
-        )
-    return Segmenter(lift_db=lift_db)
+    if detector not in WHISPER_DETECTORS:
+        return Segmenter(lift_db=lift_db)
+    segmenter = Segmenter(
+        lift_db=lift_db,
+        short_s=SHORT_S,
+        short_lift_db=SHORT_LIFT_DB,
+        short_confidence=SHORT_CONFIDENCE,
+        keep_db=BANDS_KEEP_DB,
+        reach_s=SOUNDING_REACH_S,
+    )
+    if detector == "silero-whisper":  # the fourth round's; the strict one is the third's
+        segmenter.word_confidence = WORD_CONFIDENCE
+        segmenter.word_chunks = WORD_CHUNKS
+        segmenter.word_steady = WORD_STEADY
+        segmenter.voiced_end = True
+    return segmenter
 
 
 def chunks(samples: Samples, start_at: float = 0.0) -> Iterator[tuple[float, Samples]]:
