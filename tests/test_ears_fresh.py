@@ -8,11 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from ears_words import word_after_a_room
 
 from companion.ears.detect import MonoSegments
 from companion.ears.fresh import LONGEST, WARM, FreshLook
-from testkit.corpus import RATE, add, render
-from testkit.hard_corpus import BEDS, bed, near_room
 
 
 class Judge:
@@ -71,13 +70,7 @@ def _heard(mix: np.ndarray[Any, Any], fresh: bool) -> list[Any]:
 
 
 def test_a_word_after_twenty_seconds_of_a_room_is_heard_by_the_fresh_look() -> None:
-    # «Да!» at 15 dB over pink noise, after 20 s of it: the running Silero's
-    # state has settled on the room and gives the word next to nothing
-    rng = np.random.default_rng(3)
-    mix = bed("pink", rng, 25 * RATE)
-    word = render("Да!", "ru+m3", 200)
-    add(mix, 20 * RATE, near_room(word, rng) * 10 ** ((BEDS["pink"] + 15) / 20))
-    said = (20.0, 20.0 + len(word) / RATE)
+    mix, said = word_after_a_room()
     assert _heard(mix, fresh=False) == []
     found = _heard(mix, fresh=True)
     assert len(found) == 1 and found[0].start < said[1] + 0.1 and found[0].end > said[0]

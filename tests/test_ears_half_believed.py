@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from ears_words import half_believed_word
 
 from companion.ears.detect import CHUNK, WORD_CONFIDENCE, MonoSegments, segmenter_for
 from companion.ears.segmenter import Segment
-from testkit.corpus import RATE, add, render
-from testkit.hard_corpus import BEDS, bed, near_room
+from testkit.corpus import RATE
 
 
 def _heard(mix: np.ndarray[Any, Any], word_rule: bool) -> list[Segment]:
@@ -27,12 +27,7 @@ def _heard(mix: np.ndarray[Any, Any], word_rule: bool) -> list[Segment]:
 
 
 def test_a_one_word_remark_silero_half_believes_is_heard() -> None:
-    # «Ха!» (0.34 s) at 15 dB over a quiet room's hiss, as testkit/hard_corpus.py lays it
-    rng = np.random.default_rng(7)
-    mix = bed("low-white", rng, 6 * RATE)
-    word = render("Ха!", "ru+f3", 165)
-    add(mix, 4 * RATE, near_room(word, rng) * 10 ** ((BEDS["low-white"] + 15) / 20))
-    said = (4.0, 4.0 + len(word) / RATE)
+    mix, said = half_believed_word()
     found = _heard(mix, word_rule=True)
     assert len(found) == 1
     assert found[0].start < said[1] and found[0].end > said[0]

@@ -11,54 +11,27 @@ import subprocess
 import sys
 import wave
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+from ears_words import half_believed_word, word_after_a_room
 
 from companion.commands.offline import listen_parser
 from companion.config.load import DETECTORS as CONFIG_DETECTORS
 from companion.config.load import load_config
-from companion.ears.detect import DETECTORS, MonoSegments, Voicing, segmenter_for
-from companion.ears.segmenter import Segment
+from companion.ears.detect import DETECTORS, Voicing, segmenter_for, segments
 from testkit.corpus import RATE, add, render
-from testkit.hard_corpus import BEDS, bed, near_room
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _heard(mix: np.ndarray[Any, Any], detector: str) -> list[Segment]:
-    heard = MonoSegments(detector)  # type: ignore[arg-type]
-    return heard.feed(mix) + heard.flush()
-
-
-def _word_after_a_room() -> tuple[np.ndarray[Any, Any], tuple[float, float]]:
-    """«Да!» at 15 dB over pink noise after 20 s of it: only the fresh look
-    hears it (tests/test_ears_fresh.py)."""
-    rng = np.random.default_rng(3)
-    mix = bed("pink", rng, 25 * RATE)
-    word = render("Да!", "ru+m3", 200)
-    add(mix, 20 * RATE, near_room(word, rng) * 10 ** ((BEDS["pink"] + 15) / 20))
-    return mix, (20.0, 20.0 + len(word) / RATE)
-
-
-def _half_believed_word() -> np.ndarray[Any, Any]:
-    """«Ха!» at 15 dB over a quiet room's hiss: only the half-believed word
-    rule hears it (tests/test_ears_half_believed.py)."""
-    rng = np.random.default_rng(7)
-    mix = bed("low-white", rng, 6 * RATE)
-    word = render("Ха!", "ru+f3", 165)
-    add(mix, 4 * RATE, near_room(word, rng) * 10 ** ((BEDS["low-white"] + 15) / 20))
-    return mix
-
-
 def test_the_strict_detector_leaves_out_what_the_fourth_round_added() -> None:
-    mix, said = _word_after_a_room()
-    found = _heard(mix, "silero-whisper")
+    mix, said = word_after_a_room()
+    found = segments(mix, "silero-whisper")
     assert len(found) == 1 and found[0].start < said[1] + 0.1 and found[0].end > said[0]
-    assert _heard(mix, "silero-whisper-strict") == []
-    word = _half_believed_word()
-    assert len(_heard(word, "silero-whisper")) == 1
-    assert _heard(word, "silero-whisper-strict") == []
+    assert segments(mix, "silero-whisper-strict") == []
+    word, _ = half_believed_word()
+    assert len(segments(word, "silero-whisper")) == 1
+    assert segments(word, "silero-whisper-strict") == []
 
 
 def test_the_strict_detector_keeps_the_whisper_channel_and_the_short_word() -> None:
@@ -86,7 +59,7 @@ def test_a_club_chooses_it_in_its_config(tmp_path: Path) -> None:
 def test_companion_listen_with_the_strict_detector(tmp_path: Path) -> None:
     """As a host runs it on a recording: a sentence heard, the half-believed
     word not (the default hears both)."""
-    track = _half_believed_word()
+    track, _ = half_believed_word()
     speech = render("Я мирный житель, голосую за третьего.", "ru", 165)
     track = np.concatenate([track, np.zeros(4 * RATE, dtype=track.dtype)])
     add(track, 7 * RATE, speech * 0.3)
