@@ -80,7 +80,7 @@ class Host:
         """A line typed into the field that has the focus, then Enter: the
         characters arrive together, as a quick hand's do (one drawing for
         them all), and Enter after the field has taken them."""
-        await press(self.pilot, *[_key(c) for c in text])
+        await press(self.pilot, *text)  # a space as "space" and so on: press names them
         await self.keys("enter")
 
     async def next(self, times: int = 1) -> None:
@@ -151,21 +151,11 @@ class Host:
         return [s.number for s in self.game.seats if s.role in roles and s.out is None]
 
 
-def _key(char: str) -> str:
-    return {
-        " ": "space",
-        "-": "minus",
-        "=": "equals_sign",
-        ".": "full_stop",
-        "_": "underscore",
-    }.get(char, char)
-
-
 async def press(pilot: Pilot[None], *keys: str) -> None:
     """Keys sent the way the pilot sends them, then :func:`settle` instead of
-    the pilot's own wait (twice a key it sleeps until the process's CPU
-    clock stops: 20 ms at least on a quiet machine, more on a busy one, and
-    a worker starved of its core looks idle with work still queued)."""
+    the pilot's own wait (twice a key it sleeps in slices until the
+    process's CPU clock stops: on a busy machine longer, and a worker
+    starved of its core looks idle with work still queued)."""
     app = pilot.app
     assert app._driver is not None
     for key in keys:  # Textual's App._press_keys, but for its waits
@@ -195,12 +185,7 @@ async def settle(pilot: Pilot[None], rounds: int = 200) -> None:
     for _ in range(rounds):
         if app._closing or app._closed:  # the host quit
             return
-        for _turn in range(100):  # the app's own turns, cheaper than a round trip
-            await asyncio.sleep(0)
-            if _queues_empty(app):
-                break
-        # a widget may still be in the middle of a message: one round trip
-        # through every queue says it is done
+        # a round trip through every queue: what was queued before is handled
         await pilot._wait_for_screen()
         if not _queues_empty(app):
             continue
