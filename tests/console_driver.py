@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -65,16 +65,6 @@ class Host:
     async def settle(self) -> None:
         """After what a test did to the app itself (a click, a value set)."""
         await settle(self.pilot)
-
-    async def until_true(self, condition: Callable[[], bool], what: str, turns: int = 500) -> None:
-        """Wait, turn by turn of the app, until ``condition`` holds: the
-        pilot's own wait ends when the process looks idle, and a worker
-        starved of its core looks idle with a widget still opening."""
-        for _ in range(turns):
-            if condition():
-                return
-            await self.pilot.pause(0.01)
-        raise AssertionError(f"never happened: {what}")
 
     async def type(self, text: str) -> None:
         """A line typed into the field that has the focus, then Enter: the
