@@ -105,6 +105,34 @@ async def test_night_choices_show_until_morning(tmp_path: Path) -> None:
         assert all("выстрел" not in card(host, seat) for seat in mafia)
 
 
+async def test_a_mistaken_shot_is_one_undo(tmp_path: Path) -> None:
+    """Session 32's trap: «c 2» for all three shooters took three «u» to
+    take back, the first saying «Отменено» while two shots stayed on the
+    cards. One entry is one input now: one undo, and the cards are clear.
+    The table sees one «записан» line, not one per living mafia seat."""
+    app = console(config(tmp_path, "club"))
+    async with hosting(app) as host:
+        await day_one(host)
+        await host.until("night")
+        await host.next()  # the Putana's step: to the mafia's shot
+        mafia = host.seats_of("mafia", "don")
+        wrong, right = host.seats_of("civilian")[:2]
+        await host.choice(wrong)
+        assert logged(host).count("Ночной выбор записан: Выстрел мафии") == 1
+        assert all(f"выстрел {wrong}" in card(host, seat) for seat in mafia)
+        await host.keys("u")
+        assert "Отменено: ночной выбор" in logged(host)
+        assert table_state(host.game).choices == ()
+        assert all("выстрел" not in card(host, seat) for seat in mafia)
+        assert "← выстрел" not in card(host, wrong)
+        await host.choice(right)
+        await host.until("speech")
+        assert host.game.seat(right).out is not None and host.game.seat(wrong).out is None
+    (journal,) = (tmp_path / "journals").glob("*.jsonl")
+    shots = [line for line in journal.read_text("utf-8").splitlines() if '"choice"' in line]
+    assert len(shots) == 2 and all('"seat"' not in line for line in shots)
+
+
 async def test_an_undo_says_what_it_took_back_and_where_the_table_is(tmp_path: Path) -> None:
     """Trap 7: a refused nomination, then an undo that took back the one
     before without a word. Now the log and a notice say which."""

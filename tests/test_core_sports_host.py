@@ -8,9 +8,9 @@ import pytest
 
 from companion.config.rulesets import load_ruleset
 from companion.core.engine import new_game, step
-from companion.core.events import GameSetUp, GameStopped, HostAdvanced, NightChoiceMade
+from companion.core.events import GameSetUp, GameStopped, HostAdvanced, NightChoiceMade, Undone
 from companion.core.sports.ahead import Ahead, after_next, ahead
-from companion.core.sports.night_choice import actors, choice_step, choices
+from companion.core.sports.night_choice import actors, choice, choice_step
 from companion.core.sports.state import table
 from companion.core.state import Game
 from tests.helpers import TOURNAMENT_ROLES
@@ -73,33 +73,35 @@ def test_a_forum_game_has_no_next() -> None:
     assert game.phase not in ("setup", "ended") and ahead(game) is None
 
 
-def test_the_shot_is_for_all_who_act() -> None:
+def test_the_shot_is_for_all_who_act_and_one_undo() -> None:
+    """One target typed is one input (seat 0): every living shooter's
+    choice, and one undo takes all of them back (session 32's trap)."""
     night = night_one()
     shot = choice_step(night)
     assert shot is not None and shot.id == "shot"
     assert actors(night, shot) == MAFIA
-    made = choices(night, shot, [4])
-    assert made == tuple(NightChoiceMade(actor, 4) for actor in MAFIA)
-    for choice in made:  # the engine takes every one
-        night, _ = step(night, choice)
-    assert {(seat, target) for _, seat, target in table(night).choices} == {(s, 4) for s in MAFIA}
+    made = choice([4])
+    assert made == NightChoiceMade(0, 4)
+    chosen, _ = step(night, made)
+    assert {(seat, target) for _, seat, target in table(chosen).choices} == {(s, 4) for s in MAFIA}
+    undone, _ = step(chosen, Undone())
+    assert table(undone).choices == ()
+    again, _ = step(step(chosen, NightChoiceMade(6, 1))[0], made)  # all agree again
+    assert sorted(seat for _, seat, _ in table(again).choices) == sorted(MAFIA)
 
 
 def test_a_seat_and_its_target_is_one_choice() -> None:
     night = night_one()
     shot = choice_step(night)
     assert shot is not None
-    assert choices(night, shot, [6, 1]) == (NightChoiceMade(6, 1),)
+    assert choice([6, 1]) == NightChoiceMade(6, 1)
     with pytest.raises(ValueError, match="a target"):
-        choices(night, shot, [6, 1, 2])
+        choice([6, 1, 2])
 
 
 def test_the_dead_do_not_act() -> None:
     night = night_one()
-    shot = choice_step(night)
-    assert shot is not None
-    for choice in choices(night, shot, [3]):  # the mafia shoots seat 3, one of its own
-        night, _ = step(night, choice)
+    night, _ = step(night, choice([3]))  # the mafia shoots seat 3, one of its own
     while night.phase == "night":
         night = go(night, 1)
     assert night.seat(3).out is not None
@@ -108,6 +110,8 @@ def test_the_dead_do_not_act() -> None:
         night = go(night, 1)
     shot = choice_step(night)
     assert shot is not None and actors(night, shot) == (6, 8)
+    night, _ = step(night, choice([1]))
+    assert {seat for _, seat, _ in table(night).choices} == {6, 8}
 
 
 def test_no_choice_by_day_or_after_the_night_s_steps() -> None:

@@ -459,7 +459,8 @@ class CoreMachine(RuleBasedStateMachine):
             roles = all_steps[table_state(game).night_step].roles
             actors = [s.number for s in game.seats if s.role in roles and s.out is None]
         actor = st.sampled_from(actors) if actors else self.seat_st()
-        seat = data.draw(st.one_of(actor, actor, self.seat_st()), label="seat")
+        # 0: one target for all who act (the host's «c 2»)
+        seat = data.draw(st.one_of(actor, actor, self.seat_st(), st.just(0)), label="seat")
         target = data.draw(st.one_of(self.living_st(), self.seat_st()), label="target")
         action = data.draw(st.sampled_from(NIGHT_ACTIONS), label="action")
         self.send(NightChoiceMade, seat, target, action)

@@ -153,7 +153,11 @@ class ProposalDismissed:
 
 @dataclass(frozen=True, slots=True)
 class NightChoiceMade:
-    """A seat's night choice as the host saw it: a shot, a check, a heal ..."""
+    """A seat's night choice as the host saw it: a shot, a check, a heal ...
+
+    ``seat`` 0: every living seat that acts in the step chose ``target``
+    (the mafia agreed on it). It is one input, so that one undo takes back
+    what the host keyed as one."""
 
     seat: int
     target: int
@@ -161,7 +165,8 @@ class NightChoiceMade:
     action: str | None = None
 
     def __post_init__(self) -> None:
-        seat_number(self.seat, "seat")
+        if self.seat != 0:
+            seat_number(self.seat, "seat")
         seat_number(self.target, "target")
 
 

@@ -110,8 +110,9 @@ _CORE_SHAPES: dict[str, Shape] = {
     "stop": (("reason",), ()),
     "dismiss": (("index",), ()),
     "heard": (("kind",), ("seat", "confidence", "phrase", "words")),
-    "choice": (("seat", "target"), ()),
-    **{name: (("seat", "target"), ()) for name in _NIGHT_ACTIONS},
+    # without "seat": every seat that acts in the step chose the target
+    "choice": (("target",), ("seat",)),
+    **{name: (("target",), ("seat",)) for name in _NIGHT_ACTIONS},
     "best_move": (("seat", "suspects"), ()),
     "surrender": (("team",), ()),
     "undo": ((), ("remaining",)),
@@ -263,7 +264,9 @@ def _setup(obj: dict[str, Any], load_ruleset: RulesetLoader) -> GameSetUp:
 
 
 def _night_choice(action: str | None) -> Callable[[dict[str, Any]], Event]:
-    return lambda obj: NightChoiceMade(seat(obj, "seat"), seat(obj, "target"), action)
+    return lambda obj: NightChoiceMade(
+        seat(obj, "seat") if "seat" in obj else 0, seat(obj, "target"), action
+    )
 
 
 #: the engine's input name -> the event it stands for (setup, which loads a
@@ -319,7 +322,8 @@ def encode(event: Event) -> dict[str, Any]:
                 line[field.key or field.attribute] = _plain(value)
         return line
     if isinstance(event, NightChoiceMade):
-        return {"input": input_name(event), "seat": event.seat, "target": event.target}
+        whose = {"seat": event.seat} if event.seat else {}
+        return {"input": input_name(event), **whose, "target": event.target}
     if isinstance(event, TimersPaused):
         return {"input": "pause", "remaining": _pairs(event.remaining)}
     if isinstance(event, Undone) and event.remaining is not None:

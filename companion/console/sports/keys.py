@@ -17,7 +17,7 @@ from ...core.events import (
     OffenceGiven,
     ProposalDismissed,
 )
-from ...core.sports.night_choice import choice_step, choices
+from ...core.sports.night_choice import choice, choice_step
 from ...core.sports.state import current_turn, table_or_blank
 from ..consequences import consequence
 from ..dialogs import AskYesNo, PickOne, offence_choices, seat_numbers
@@ -145,8 +145,7 @@ class AskingKeys(GameScreen):
         def answered(text: str | None) -> None:
             numbers = self._seats_from(text, 1, 2)
             if numbers is not None:
-                for choice in choices(game, step, numbers):
-                    self.submit(choice)
+                self.submit(choice(numbers))
 
         self._ask(self.words("ask_choice", step=step.name or step.id), answered)
 

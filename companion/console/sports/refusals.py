@@ -80,6 +80,11 @@ REFUSALS: dict[str, Entry] = {
         "в шаге ночи «{0}» ход — {1}, а не {2}",
         "the night step «{0}» takes a {1}, not a {2}",
     ),
+    "nobody living acts in night step {!r}": (
+        ("step",),
+        "в шаге ночи «{0}» не действует ни один живой игрок",
+        "nobody living acts in the night step «{0}»",
+    ),
     "seat {} ({}) does not act in night step {!r}": (
         ("seat", "role", "step"),
         "игрок {0} ({1}) не действует в шаге ночи «{2}»",

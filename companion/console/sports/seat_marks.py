@@ -97,10 +97,13 @@ def choice_lines(before: Game | None, after: Game, words: Words) -> list[tuple[s
     )
     names = {step.id: step.name or step.id for step in state.tonight}
     lines: list[tuple[str, bool]] = []
+    told: set[str] = set()
     for step_id, seat, target in state.choices:
         if (step_id, seat, target) in old:
             continue
         step = names.get(step_id, step_id)
-        lines.append((words("choice_taken", step=step), False))
+        if step_id not in told:  # once: how many chose is not the table's to count
+            told.add(step_id)
+            lines.append((words("choice_taken", step=step), False))
         lines.append((words("choice_line", step=step, seat=seat, target=target), True))
     return lines

@@ -21,6 +21,7 @@ from ..rules import NightStep
 from ..state import Game, Out, Result, evolve
 from ..step import Step, living_seat, require
 from .night_actions import RESOLVERS, Night
+from .night_choice import actors
 from .state import mark_seat, table, table_seat
 
 
@@ -78,22 +79,33 @@ def choose(t: Step, event: NightChoiceMade) -> None:
         step.action,
         event.action,
     )
-    seat = living_seat(game, event.seat)
-    require(
-        seat.role in step.roles,
-        "seat {} ({}) does not act in night step {!r}",
-        event.seat,
-        seat.role,
-        step.id,
-    )
+    if event.seat == 0:
+        seats = actors(game, step)
+        require(bool(seats), "nobody living acts in night step {!r}", step.id)
+    else:
+        seat = living_seat(game, event.seat)
+        require(
+            seat.role in step.roles,
+            "seat {} ({}) does not act in night step {!r}",
+            event.seat,
+            seat.role,
+            step.id,
+        )
+        seats = (event.seat,)
     living_seat(game, event.target, "target")
-    kept = [c for c in state.choices if c[0] != step.id or c[1] != event.seat]
-    t.set_state(choices=(*kept, (step.id, event.seat, event.target)))
-    t.record("night_choice", step=step.id, seat=event.seat, target=event.target)
+    for actor in seats:
+        _chosen(t, step, actor, event.target)
+
+
+def _chosen(t: Step, step: NightStep, actor: int, target: int) -> None:
+    """``actor``'s choice of ``target`` in ``step``: it replaces the one before."""
+    kept = [c for c in table(t.game).choices if c[0] != step.id or c[1] != actor]
+    t.set_state(choices=(*kept, (step.id, actor, target)))
+    t.record("night_choice", step=step.id, seat=actor, target=target)
     if step.action == "check" and step.reveals:
-        answer = _reveals(game, step.reveals, event.target)
-        t.record("check", seat=event.seat, target=event.target, answer=answer)
-        t.tell("check", seat=event.seat, target=event.target, reveals=step.reveals, answer=answer)
+        answer = _reveals(t.game, step.reveals, target)
+        t.record("check", seat=actor, target=target, answer=answer)
+        t.tell("check", seat=actor, target=target, reveals=step.reveals, answer=answer)
 
 
 def _reveals(game: Game, reveals: str, target: int) -> str:

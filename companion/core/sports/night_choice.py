@@ -1,8 +1,9 @@
 """The night's choice the host keys in at the sports table: the step that
 takes one now, who acts in it, and a typed answer as inputs: a seat and
-its target, or one target for all who act (the mafia agreed on it). The
-console asks and shows (``console/sports/keys.py``); the engine checks
-each choice again when it is taken (``night.choose``)."""
+its target, or one target for all who act (the mafia agreed on it), which
+is one input (seat 0) so that one undo takes it back. The console asks
+and shows (``console/sports/keys.py``); the engine checks each choice
+again when it is taken (``night.choose``)."""
 
 from __future__ import annotations
 
@@ -29,11 +30,11 @@ def actors(game: Game, step: NightStep) -> tuple[int, ...]:
     return tuple(s.number for s in game.seats if s.out is None and s.role in step.roles)
 
 
-def choices(game: Game, step: NightStep, seats: Sequence[int]) -> tuple[NightChoiceMade, ...]:
-    """The inputs for what the host typed: ``seats`` is (actor, target), or
+def choice(seats: Sequence[int]) -> NightChoiceMade:
+    """The input for what the host typed: ``seats`` is (actor, target), or
     (target,) for one target for all who act."""
     if len(seats) == 2:
-        return (NightChoiceMade(seats[0], seats[1]),)
+        return NightChoiceMade(seats[0], seats[1])
     if len(seats) != 1:
         raise ValueError("a choice is a target, or a seat and its target")
-    return tuple(NightChoiceMade(actor, seats[0]) for actor in actors(game, step))
+    return NightChoiceMade(0, seats[0])
