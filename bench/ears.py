@@ -24,7 +24,7 @@ longer room-only clips). For each detector it prints:
 Targets: recall >= 0.95 and <= 1 false flag per 30 minutes, latency p50
 <= 300 ms, CPU <= 0.02 s per second of audio. It asserts nothing.
 
-``--part tuning`` (``tuning2``, ``test``, ``test2``, ``test3``) runs issue
+``--part tuning`` (``tuning2``, ``tuning3``, ``test`` ... ``test4``) runs issue
 26's split corpus instead (``testkit/hard_corpus.py``, scored by
 ``bench/ears_split.py``): the issue-10 detector, ``silero-whisper`` as the
 third round left it and as it is now, side by side; the blind part decides. ``--detectors`` names the detectors of the old corpus's run.
@@ -47,6 +47,7 @@ from companion.ears.detect import DEFAULT_DETECTOR, DETECTORS, DetectorName
 from companion.ears.hearing import LISTEN_BLOCK, EarsSettings, Hearing
 from companion.ears.watch import LevelGate
 from testkit.corpus import Clip, make_corpus, room_only
+from testkit.hard_corpus import PARTS
 
 RATE = 16_000
 MIN_UTTERANCE_S = 0.5
@@ -222,7 +223,7 @@ def main() -> None:
         "--no-seats", action="store_true", help="leave out seat attribution (bench/ears_seats.py)"
     )
     parser.add_argument(
-        "--part", choices=("old", "tuning", "tuning2", "test", "test2", "test3"), default="old",
+        "--part", choices=("old", *PARTS), default="old",
         help="old: this corpus (issue 10); the others: issue 26's split corpus",
     )  # fmt: skip
     parser.add_argument(

@@ -3,7 +3,7 @@ the issue-10 detector, the whisper channel as it was before the
 half-believed word rule (``detect.WORD_CONFIDENCE``) and the voiced end
 (``Segmenter.voiced_end``) and as it is now, side by side in the same run.
 
-``python bench/ears.py --part tuning|tuning2|test|test2|test3`` runs it (``--part old``: the
+``python bench/ears.py --part tuning|tuning2|tuning3|test|test2|test3|test4`` runs it (``--part old``: the
 issue-10 corpus as before). Each clip goes through the listening process's
 own code (``hearing.Hearing``, fed 64 ms blocks, ``LISTEN_BLOCK``, as the
 card gives them).
@@ -52,6 +52,8 @@ MINUTES = {
     "test": (4.0, 30.0),
     "test2": (4.0, 30.0),
     "test3": (4.0, 30.0),
+    "test4": (4.0, 30.0),
+    "tuning3": (8.0, 60.0),
 }
 TARGETS = "voiced >= 0.97, whispered >= 0.8, words >= 0.9, <= 1 false per 30 min a bed"
 

@@ -97,6 +97,20 @@ TRANSIENTS_PER_S = 0.25
 WITH_TRANSIENT = 1 / 3
 
 
+#: espeak-ng's variant files ("Mr serious", a space in its name, and klatt,
+#: which renders as caleb, left out)
+_FIFTH_ROUND_NAMES = (
+    "Alex Alicia Andrea Andy AnxiousAndy Denis Diogo Gene Gene2 Henrique Hugo Jacky Lee"
+    " Marco Mario Mike Nguyen Storm adam antonio aunty belinda benjamin boris caleb david ed"
+    " edward edward2 grandma grandpa gustave iven iven2 iven3 iven4 john kaukovalta linda"
+    " marcelo max michel miguel norbert pablo paul pedro quincy rob robert sandro shelby"
+    " steph steph2 steph3 travis victor zac"
+)
+_FIFTH_ROUND = _FIFTH_ROUND_NAMES.split()
+VOICES_TEST4 = tuple(f"ru+{v}" for v in _FIFTH_ROUND[1::2])
+VOICES_TUNING3 = tuple(f"ru+{v}" for v in _FIFTH_ROUND[0::2])
+
+
 @dataclass(frozen=True, slots=True)
 class Part:
     name: str
@@ -143,6 +157,25 @@ PARTS = {
         ("ru+whisper",),
         ("ru+m3",),
         (130, 165, 200),
+    ),
+    # espeak-ng's human-sounding variants no earlier part uses, dealt
+    # alphabetically in turn to the fifth round's blind part and its tuning
+    # part: both hold as many kinds of voice as the other.
+    "test4": Part(
+        "test4",
+        6000,
+        VOICES_TEST4,
+        ("ru+whisperf",),
+        ("ru+belinda", "ru+gustave", "ru+Mike"),
+        (140, 155, 180, 200, 220),
+    ),
+    "tuning3": Part(
+        "tuning3",
+        7000,
+        VOICES_TUNING3,
+        ("ru+whisper",),
+        ("ru+Andrea", "ru+Hugo", "ru+max"),
+        (128, 150, 170, 195, 215),
     ),
 }
 
