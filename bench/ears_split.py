@@ -1,15 +1,18 @@
 """The ears on the split corpus of issue 26 (``testkit/hard_corpus.py``):
-the issue-10 detector, the whisper channel as it was before the
-half-believed word rule (``detect.WORD_CONFIDENCE``) and the voiced end
-(``Segmenter.voiced_end``) and as it is now, side by side in the same run.
+the issue-10 detector, ``silero-whisper-strict`` (the whisper channel as
+it was before the half-believed word rule, ``detect.WORD_CONFIDENCE``, the
+voiced end, ``Segmenter.voiced_end``, and the fresh look, ``ears/fresh.py``)
+and ``silero-whisper`` as it is now, side by side in the same run.
 
-``python bench/ears.py --part tuning|tuning2|tuning3|test|test2|test3|test4`` runs it (``--part old``: the
-issue-10 corpus as before). Each clip goes through the listening process's
-own code (``hearing.Hearing``, fed 64 ms blocks, ``LISTEN_BLOCK``, as the
-card gives them).
-Silero hears each clip once (its CPU is counted once) and both detectors
-are fed its verdicts, so they differ only in what issue 26 added: the
-whisper channel, the floor per band and the short-word rules.
+``python bench/ears.py --part tuning|tuning2|tuning3|test|test2|test3|test4``
+runs it (``--part old``: the issue-10 corpus as before). Each clip goes
+through the listening process's own code (``hearing.Hearing``, fed 64 ms
+blocks, ``LISTEN_BLOCK``, as the card gives them).
+The running Silero hears each clip once (its CPU is counted once) and
+every detector is fed its verdicts, so they differ only in what issue 26
+added: the whisper channel, the floor per band, the short-word rules and
+(``silero-whisper`` only) the fresh look's second Silero, which runs on
+the clip itself.
 
 Printed, for each part:
 

@@ -1,7 +1,8 @@
-"""The fresh look (``ears/fresh.py``, issue 26): a second Silero, its state
-new, on a sound rising out of the room while the running one doubts it;
-never on a knock's jump and its ringing tail. On real audio: a word said
-after 20 s of a room, which the running Silero's state has settled on."""
+"""The fresh look (``ears/fresh.py``, issue 26): a second Silero whose
+state is kept young (reset every ``EVERY_S`` of quiet, warmed on the
+chunks before), asked where the running Silero doubts a steady sound;
+never just after a knock's jump. On real audio: a word said after 20 s of
+a room, which the running Silero's state has settled on."""
 
 from __future__ import annotations
 
@@ -11,55 +12,81 @@ import numpy as np
 from ears_words import word_after_a_room
 
 from companion.ears.detect import MonoSegments
-from companion.ears.fresh import LONGEST, WARM, FreshLook
+from companion.ears.fresh import (
+    CHUNK_S,
+    EVERY_S,
+    IMPULSE_CHUNKS,
+    IMPULSE_DB,
+    QUIET_CHUNKS,
+    SURE,
+    WARM,
+    FreshLook,
+)
+
+EVERY = int(EVERY_S / CHUNK_S)
 
 
 class Judge:
-    """A Silero stand-in: what it heard, and 0.9 for every chunk."""
+    """A Silero stand-in: what it heard (each chunk's first sample) and
+    its resets; it says ``says`` of every chunk."""
 
-    def __init__(self) -> None:
+    def __init__(self, says: float = 0.9) -> None:
         self.heard: list[float] = []
         self.resets = 0
+        self.says = says
 
     def __call__(self, chunk: np.ndarray[Any, Any]) -> float:
         self.heard.append(float(chunk[0]))
-        return 0.9
+        return self.says
 
     def reset(self) -> None:
         self.resets += 1
 
 
-def _look(lifts: list[float], running: float = 0.0) -> tuple[list[float], Judge]:
-    judge = Judge()
+def chunk(n: float) -> np.ndarray[Any, Any]:
+    return np.full(512, n, dtype=np.float32)
+
+
+def test_the_young_silero_is_reset_in_quiet_and_warmed_on_the_room_before() -> None:
+    judge = Judge(says=0.0)
     look = FreshLook(lambda: judge)
-    out = [
-        look.hear(np.full(512, n, dtype=np.float32), running, lift) for n, lift in enumerate(lifts)
-    ]
-    return out, judge
+    for n in range(EVERY + 1):
+        look.hear(chunk(n), 0.0, 0.0, True)
+    assert judge.resets == 1 and look.resets == 1
+    # heard every chunk once, then the WARM chunks before the reset again
+    assert judge.heard[EVERY:] == [float(n) for n in range(EVERY - WARM, EVERY + 1)]
+    for n in range(EVERY + 1, 2 * EVERY + 1):
+        look.hear(chunk(n), 0.0, 0.0, True)
+    assert judge.resets == 2  # every EVERY_S
 
 
-def test_a_sound_rising_out_of_the_room_is_heard_afresh_after_the_room_before_it() -> None:
-    out, judge = _look([0.0, 1.0, 0.5, 0.0, 7.0, 14.0, 20.0, 18.0, 3.0, 1.0])
-    assert out[:5] == [0.0] * 5 and out[5:8] == [0.9] * 3
-    assert out[8:] == [0.0, 0.0]  # fallen under HOLD_DB: the look ends
-    assert judge.resets == 1
-    # the new state warmed on the chunks just before the rise, then heard it
-    assert judge.heard == [2.0, 3.0, 4.0, 5.0, 6.0, 7.0] and WARM == 3
+def test_not_reset_inside_a_word() -> None:
+    judge = Judge(says=0.9)  # it hears speech: never quiet
+    look = FreshLook(lambda: judge)
+    for n in range(3 * EVERY):
+        look.hear(chunk(n), 0.0, 0.0, True)
+    assert judge.resets == 0
+    judge.says = 0.0
+    for n in range(QUIET_CHUNKS + 1):
+        look.hear(chunk(n), 0.0, 0.0, True)
+    assert judge.resets == 1  # quiet long enough, and its time long past
 
 
-def test_a_knock_jumping_out_of_the_room_is_not_looked_at() -> None:
-    out, judge = _look([0.0, 0.0, 32.0, 26.0, 20.0, 14.0, 9.0, 4.0, 1.0])
-    assert max(out) == 0.0 and judge.heard == []
+def test_the_young_verdict_counts_only_where_the_running_one_doubts_a_steady_sound() -> None:
+    look = FreshLook(lambda: Judge(says=0.9))
+    assert look.hear(chunk(0), 0.1, 12.0, True) == 0.9
+    assert look.hear(chunk(0), 0.6, 12.0, True) == 0.6  # the running one believes it
+    assert look.hear(chunk(0), 0.1, 12.0, False) == 0.1  # it chatters: a scrape
+    unsure = FreshLook(lambda: Judge(says=SURE - 0.01))
+    assert unsure.hear(chunk(0), 0.1, 12.0, True) == 0.1
 
 
-def test_the_running_silero_sure_already_needs_no_look() -> None:
-    out, judge = _look([0.0, 6.0, 14.0, 20.0], running=0.8)
-    assert out == [0.8] * 4 and judge.heard == []
-
-
-def test_a_look_lasts_a_second_at_most() -> None:
-    out, _ = _look([0.0, 13.0] + [20.0] * (LONGEST + 10))
-    assert out.count(0.9) == LONGEST
+def test_not_just_after_a_knock() -> None:
+    look = FreshLook(lambda: Judge(says=0.9))
+    out = [look.hear(chunk(0), 0.0, lift, True) for lift in [0.0, 0.0, IMPULSE_DB + 5, 22.0]]
+    out += [look.hear(chunk(0), 0.0, 20.0, True) for _ in range(IMPULSE_CHUNKS)]
+    # the jump and the chunks of its ring: the running one's 0.0; then the young one
+    assert out == [0.9, 0.9] + [0.0] * IMPULSE_CHUNKS + [0.9, 0.9]
 
 
 def _heard(mix: np.ndarray[Any, Any], fresh: bool) -> list[Any]:

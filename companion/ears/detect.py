@@ -112,8 +112,6 @@ SOUNDING_REACH_S = 0.3
 #: 10 of the 16 words at >= 15 dB ``tuning2`` missed, none of the 200
 #: minutes of their room sound, nor a transient in their speech clips
 WORD_CONFIDENCE = 0.55
-#: a fresh look (``fresh.FreshLook``) counts where it gives at least this
-FRESH_SURE = 0.8
 WORD_CHUNKS = 4
 WORD_STEADY = 0.75
 
@@ -179,9 +177,9 @@ class Voicing:
     ``companion listen`` alike. The detector hears one column (the
     loudest: one Silero, not one a channel). ``whisper``: the whisper
     channel and the floor per band (``whisper.Bands``) besides, and a fresh
-    look (``fresh.FreshLook``: a second Silero, its state new, on a sound
-    rising out of the room; ``fresh=False``: not); without it, the
-    broadband floor as before issue 26."""
+    look (``fresh.FreshLook``: a second Silero whose state is kept young,
+    asked where the running one doubts; ``fresh=False``: not); without
+    it, the broadband floor as before issue 26."""
 
     def __init__(
         self,
@@ -230,14 +228,16 @@ class Voicing:
         )
         heard = np.where(loud, np.maximum(heard, np.where(clear, CLEAR_PROBABILITY, 0.5)), heard)
         if self.fresh is not None:
+            # Where the young Silero is sure, and the sound steady: a
+            # scrape or paper is what a young state is quick to call
+            # speech, and most of them chatter.
             afresh = self.fresh.hear(
-                frames[:, column], probability, float(bands.speech_lift[column])
+                frames[:, column],
+                probability,
+                float(bands.speech_lift[column]),
+                bool(steady[column]),
             )
-            # Where the fresh look is sure, and the sound steady: a knock's
-            # ringing tail, a scrape or paper is what a new state is quick
-            # to call speech; most of them chatter.
-            if afresh >= FRESH_SURE and steady[column]:
-                heard = np.maximum(heard, afresh)
+            heard = np.maximum(heard, afresh)
         # Voiced speech against the floor where speech sounds; a whisper
         # against its own band's.
         lift = np.where(heard >= 0.5, bands.speech_lift, lift)
