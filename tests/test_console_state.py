@@ -85,13 +85,18 @@ async def test_hands_clear_once_counted_and_nominations_leave_with_their_vote(
         assert "ночь" in shown(host, "next")  # not «голосование» (trap 6)
 
 
+async def at_the_mafias_shot(host: Host) -> list[int]:
+    """A club game to night 1's shot; the mafia's seats."""
+    await day_one(host)
+    await host.until("night")
+    await host.next()  # the Putana's step: to the mafia's shot
+    return host.seats_of("mafia", "don")
+
+
 async def test_night_choices_show_until_morning(tmp_path: Path) -> None:
     app = console(config(tmp_path, "club"))
     async with hosting(app) as host:
-        await day_one(host)
-        await host.until("night")
-        await host.next()  # the Putana's step: to the mafia's shot
-        mafia = host.seats_of("mafia", "don")
+        mafia = await at_the_mafias_shot(host)
         target = host.seats_of("civilian")[0]
         await host.choice(target)
         for seat in mafia:
@@ -112,10 +117,7 @@ async def test_a_mistaken_shot_is_one_undo(tmp_path: Path) -> None:
     The table sees one «записан» line, not one per living mafia seat."""
     app = console(config(tmp_path, "club"))
     async with hosting(app) as host:
-        await day_one(host)
-        await host.until("night")
-        await host.next()  # the Putana's step: to the mafia's shot
-        mafia = host.seats_of("mafia", "don")
+        mafia = await at_the_mafias_shot(host)
         wrong, right = host.seats_of("civilian")[:2]
         await host.choice(wrong)
         assert logged(host).count("Ночной выбор записан: Выстрел мафии") == 1
