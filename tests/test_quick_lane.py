@@ -165,6 +165,26 @@ def test_an_inputs_answer_goes_out_on_the_quick_lane_a_small_buffer_later() -> N
     assert speaker.playback.idle
 
 
+def test_an_answer_waits_for_a_voice_an_underrun_made_later() -> None:
+    """The main lane's cue runs dry under load (its stream sounds 60 ms
+    later from then on): the answer waiting for it waits that much longer,
+    so the pause between them holds (the null sink's test saw 3 windows of
+    silence instead of 6 once, after an underrun inside the cue)."""
+    device = Device()
+    speaker = device.speaker
+    due = T0 + 0.5
+    speaker.play(speech(1000, 0.4), "timer cue", at=due, ticket=1)
+    device.run(due + 0.1 - device.clock.now)
+    speaker.play(speech(2000, 0.1), "while it speaks")
+    device.streams[0].dac += 0.06  # the underrun: the rest of the cue is heard later
+    device.run(1.0)
+    main, quick = device.heard()
+    assert no_overlap(main, quick)
+    spoken_until = last(main, 1000) + 1
+    assert spoken_until > sample(due + 0.4 + 0.05)  # the cue did end later
+    assert first(quick, 2000) == pytest.approx(spoken_until + PAUSE_S * RATE, abs=2)
+
+
 def test_a_cue_known_ahead_starts_at_its_frame_on_the_main_lane() -> None:
     device = Device()
     due = T0 + 1.0 + 37 / RATE

@@ -42,6 +42,10 @@ SLACK_S = 1e-4
 #: a cue that waited for another lane's speech starts this long after its
 #: last audible sample (a short pause between sentences)
 PAUSE_S = 0.15
+#: a cue playing that the device says will end this much later than told
+#: ran dry (an underrun): its floor moves on with it. Smaller moves are the
+#: device's estimates jittering from block to block.
+SLIP_S = 0.005
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +175,14 @@ class Floor(Generic[Lane]):
             turn.sounding_until = start + length
             turn.speaking_until = start + heard + PAUSE_S
             return start, busy
+
+    def slipped(self, turn: Turn, by: float) -> None:
+        """``turn``'s lane ran dry inside its cue: what it says sounds ``by``
+        seconds later than it claimed (the other lanes wait that much more)."""
+        with self._lock:
+            if turn.cut_at is None:
+                turn.sounding_until += by
+                turn.speaking_until += by
 
     def fell_silent(self, turn: Turn, at: float) -> None:
         """``turn``'s lane dropped what it was saying at ``at``."""

@@ -34,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .audio import TTS_FORMAT, AudioFormat, Clip, Samples
-from .floor import SLACK_S, Floor, Started
+from .floor import SLACK_S, SLIP_S, Floor, Started
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,7 @@ class Playback:
         self._queue: collections.deque[_Cue] = collections.deque()
         self._current: Samples | None = None
         self._position = 0
+        self._current_ends = float("-inf")  # when the cue playing stops sounding, as last told
         self._ended_at = float("-inf")  # when the last cue's last sample sounds
         self._cut_at: float | None = None  # another lane's urgent cue starts then
         self._holding: int | None = None  # the cue that holds a place on the floor
@@ -180,6 +181,13 @@ class Playback:
             cut = self._floor.begin_block(self._turn, sounds_at + frames / rate)
             if cut is not None:
                 self._cut_at = cut if self._cut_at is None else min(self._cut_at, cut)
+            if self._current is not None:
+                # An underrun inside the cue: the rest of it sounds later
+                # than told, and so must what waits for it on another lane.
+                ends = sounds_at + (len(self._current) - self._position) / rate
+                if ends - self._current_ends > SLIP_S:
+                    self._floor.slipped(self._turn, ends - self._current_ends)
+                    self._current_ends = ends
         written = 0
         while written < frames:
             # Fall silent where another lane's urgent cue cuts in; release
@@ -239,6 +247,7 @@ class Playback:
                     self._turn.sounding_until = audible + length
                 self._queue.popleft()
                 self._current, self._position = cue.samples, 0
+                self._current_ends = audible + length
                 due = cue.queued if cue.due == _NOW else cue.due
                 free = max(due, min(audible, max(self._ended_at, busy)))
                 scheduled = cue.due > cue.queued
