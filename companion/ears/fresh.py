@@ -7,7 +7,7 @@ knock) is given 0.0-0.3 chunk after chunk. The same chunks heard by a
 Silero whose state is young (a second or two of the room behind it) are
 given 0.6-0.99 (testkit/hard_corpus.py's tuning parts). Silero kept young
 alone is no answer: it calls a knock's ring, a scrape or paper speech
-(on ``tuning3``'s room sound, reset every 2 s: 6-24 false segments per
+(on ``tuning3``'s room sound, reset every 2 s: 5.5-24 false segments per
 30 min a bed, against none for the running one).
 
 So both listen to every chunk. The young one is reset once it has heard
