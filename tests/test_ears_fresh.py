@@ -13,8 +13,7 @@ from ears_words import word_after_a_room
 
 from companion.ears.detect import MonoSegments
 from companion.ears.fresh import (
-    CHUNK_S,
-    EVERY_S,
+    EVERY_CHUNKS,
     IMPULSE_CHUNKS,
     IMPULSE_DB,
     QUIET_CHUNKS,
@@ -22,8 +21,6 @@ from companion.ears.fresh import (
     WARM,
     FreshLook,
 )
-
-EVERY = int(EVERY_S / CHUNK_S)
 
 
 class Judge:
@@ -50,12 +47,14 @@ def chunk(n: float) -> np.ndarray[Any, Any]:
 def test_the_young_silero_is_reset_in_quiet_and_warmed_on_the_room_before() -> None:
     judge = Judge(says=0.0)
     look = FreshLook(lambda: judge)
-    for n in range(EVERY + 1):
+    for n in range(EVERY_CHUNKS + 1):
         look.hear(chunk(n), 0.0, 0.0, True)
     assert judge.resets == 1 and look.resets == 1
     # heard every chunk once, then the WARM chunks before the reset again
-    assert judge.heard[EVERY:] == [float(n) for n in range(EVERY - WARM, EVERY + 1)]
-    for n in range(EVERY + 1, 2 * EVERY + 1):
+    assert judge.heard[EVERY_CHUNKS:] == [
+        float(n) for n in range(EVERY_CHUNKS - WARM, EVERY_CHUNKS + 1)
+    ]
+    for n in range(EVERY_CHUNKS + 1, 2 * EVERY_CHUNKS + 1):
         look.hear(chunk(n), 0.0, 0.0, True)
     assert judge.resets == 2  # every EVERY_S
 
@@ -63,7 +62,7 @@ def test_the_young_silero_is_reset_in_quiet_and_warmed_on_the_room_before() -> N
 def test_not_reset_inside_a_word() -> None:
     judge = Judge(says=0.9)  # it hears speech: never quiet
     look = FreshLook(lambda: judge)
-    for n in range(3 * EVERY):
+    for n in range(3 * EVERY_CHUNKS):
         look.hear(chunk(n), 0.0, 0.0, True)
     assert judge.resets == 0
     judge.says = 0.0

@@ -33,6 +33,9 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from .capture import RATE
+from .floor import CHUNK
+
 Samples = npt.NDArray[np.float32]
 
 
@@ -46,6 +49,7 @@ class FreshJudge(Protocol):
 
 #: the young Silero is reset after this long (seconds) since its last reset
 EVERY_S = 2.0
+EVERY_CHUNKS = int(EVERY_S * RATE / CHUNK)
 #: once its last ``QUIET_CHUNKS`` chunks were all under ``QUIET``
 QUIET = 0.2
 QUIET_CHUNKS = 8
@@ -59,7 +63,6 @@ SURE = 0.8
 #: before (a knock, a chair's thud: they jump 15-40 dB and ring)
 IMPULSE_DB = 15.0
 IMPULSE_CHUNKS = 4
-CHUNK_S = 512 / 16_000
 
 
 class FreshLook:
@@ -71,7 +74,6 @@ class FreshLook:
         self._before: deque[Samples] = deque(maxlen=WARM)
         self._recent: deque[float] = deque(maxlen=QUIET_CHUNKS)
         self._since = 0  # chunks heard since the last reset
-        self._every = int(EVERY_S / CHUNK_S)
         self._last_lift = 0.0
         self._after_jump = IMPULSE_CHUNKS  # chunks since a knock's jump
         #: resets so far (the bench's and the tests' count)
@@ -98,7 +100,7 @@ class FreshLook:
         if self._judge is None:
             self._judge = self._make()
         quiet = len(self._recent) == QUIET_CHUNKS and max(self._recent) < QUIET
-        if self._since >= self._every and quiet:
+        if self._since >= EVERY_CHUNKS and quiet:
             self._judge.reset()
             for before in self._before:
                 self._judge(before)
