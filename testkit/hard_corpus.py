@@ -28,7 +28,14 @@ parts made alike but from different material:
 - ``tuning2``: more material to look at, with the tuning part's voices and
   whispers and one voice of its own (``ru+m5``; seeds from 5000, rates
   130, 165, 200), so that words under transients have more than a handful
-  of cases to be tuned on.
+  of cases to be tuned on;
+- ``test4`` and ``tuning3``: espeak-ng's human-sounding variants that no
+  part before used, dealt in turn to the fifth round's blind part (seeds
+  from 6000) and its tuning part (seeds from 7000);
+- ``test5``: the sixth round's blind check, made before any change of
+  that round (seeds from 8000): another synthesizer, Festival's Russian
+  voice (testkit/festival.py: units of a real speaker's recordings) at
+  six speeds, and our own whispers of three more. Nothing is tuned on it.
 
 Each speech clip lays, over one bed, three kinds of foreground with gaps
 of 0.8-3 s: table **lines** (testkit/corpus.py's phrases), **whispered**
@@ -64,6 +71,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from testkit import festival
 from testkit.corpus import (
     PHRASES,
     RATE,
@@ -177,6 +185,17 @@ PARTS = {
         ("ru+Andrea", "ru+Hugo", "ru+max"),
         (128, 150, 170, 195, 215),
     ),
+    # The sixth round's blind part: another synthesizer (testkit/festival.py),
+    # units of a real speaker's recordings, played at six speeds; no part
+    # tunes on it.
+    "test5": Part(
+        "test5",
+        8000,
+        tuple(festival.voice_name(f) for f in (0.86, 0.93, 1.0, 1.07, 1.15, 1.24)),
+        (),
+        tuple(festival.voice_name(f) for f in (0.9, 1.04, 1.19)),
+        (100,),  # Festival's clunits keep their units' tempo
+    ),
 }
 
 
@@ -236,7 +255,7 @@ def speak(part: Part, kind: str, rng: np.random.Generator) -> tuple[Audio, str]:
     if kind == "word":
         voice = part.voices[int(rng.integers(len(part.voices)))]
         for _ in range(20):  # a render of 0.3-0.7 s (an interjection is short)
-            x = render(WORDS[int(rng.integers(len(WORDS)))], voice, rate)
+            x = _say(WORDS[int(rng.integers(len(WORDS)))], voice, rate)
             if 0.3 <= len(x) / RATE <= 0.7:
                 return x, voice
             rate = part.rates[int(rng.integers(len(part.rates)))]
@@ -244,11 +263,16 @@ def speak(part: Part, kind: str, rng: np.random.Generator) -> tuple[Audio, str]:
     text = PHRASES[int(rng.integers(len(PHRASES)))]
     if kind == "line":
         voice = part.voices[int(rng.integers(len(part.voices)))]
-        return render(text, voice, rate), voice
+        return _say(text, voice, rate), voice
     choices = [(v, False) for v in part.whispers] + [(v, True) for v in part.own_whispers]
     voice, own = choices[int(rng.integers(len(choices)))]
-    x = render(text, voice, rate)
+    x = _say(text, voice, rate)
     return (whispered(x, rng), f"{voice} whispered") if own else (x, voice)
+
+
+def _say(text: str, voice: str, rate: int) -> Audio:
+    """espeak-ng's render, or Festival's for its voices (``test5``: rate unused)."""
+    return festival.render(text, voice) if festival.is_festival(voice) else render(text, voice, rate)
 
 
 def near_room(x: Audio, rng: np.random.Generator) -> Audio:

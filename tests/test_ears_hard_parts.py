@@ -19,7 +19,7 @@ def _voices(part: Part) -> set[str]:
     return {*part.voices, *part.whispers, *(f"{v} whispered" for v in part.own_whispers)}
 
 
-@pytest.mark.parametrize("name", ["test2", "test3", "test4"])
+@pytest.mark.parametrize("name", ["test2", "test3", "test4", "test5"])
 def test_a_blind_part_is_fresh_material(name: str) -> None:
     blind = PARTS[name]
     for other in PARTS.values():
@@ -34,7 +34,7 @@ def test_a_blind_part_is_fresh_material(name: str) -> None:
             assert not set(blind.rates) & set(other.rates), other.name
 
 
-@pytest.mark.parametrize("name", ["test2", "test3", "test4", "tuning2", "tuning3"])
+@pytest.mark.parametrize("name", ["test2", "test3", "test4", "test5", "tuning2", "tuning3"])
 def test_a_part_clip_is_made_as_the_others_from_its_own_voices(name: str) -> None:
     clip = speech_clip(PARTS[name], "pink", 0, 0.25)
     assert clip.truth, "15 s hold a few utterances"
@@ -48,5 +48,5 @@ def test_bench_takes_the_fresh_parts() -> None:
         [sys.executable, "bench/ears.py", "--help"], cwd=ROOT, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    for part in ("test2", "test3", "test4", "tuning2", "tuning3"):
+    for part in ("test2", "test3", "test4", "test5", "tuning2", "tuning3"):
         assert part in done.stdout
