@@ -272,7 +272,9 @@ def speak(part: Part, kind: str, rng: np.random.Generator) -> tuple[Audio, str]:
 
 def _say(text: str, voice: str, rate: int) -> Audio:
     """espeak-ng's render, or Festival's for its voices (``test5``: rate unused)."""
-    return festival.render(text, voice) if festival.is_festival(voice) else render(text, voice, rate)
+    return (
+        festival.render(text, voice) if festival.is_festival(voice) else render(text, voice, rate)
+    )
 
 
 def near_room(x: Audio, rng: np.random.Generator) -> Audio:

@@ -59,8 +59,12 @@ DETECTORS: tuple[DetectorName, ...] = (
 WHISPER_DETECTORS: tuple[DetectorName, ...] = ("silero-whisper", "silero-whisper-strict")
 #: chosen by bench/ears.py's figures (docs/listening.md, "The detector")
 DEFAULT_DETECTOR: DetectorName = "silero-whisper"
-#: the whisper channel's verdict, as a probability the segmenter compares
-WHISPER_PROBABILITY = 0.8
+#: the whisper channel's verdict, as a probability the segmenter compares:
+#: over its threshold (0.5), so a whispered chunk is speech; under
+#: ``WORD_CONFIDENCE`` and ``SHORT_CONFIDENCE``, so a whisper alone is never
+#: taken for a loud short word (at 0.8 a scrape's steady hiss in 1-5 kHz
+#: was, 0.16 s at a time: issue 26's sixth round, docs/listening.md)
+WHISPER_PROBABILITY = 0.54
 #: a whispered chunk's loudness counts this much more (``hearing.Hearing``'s
 #: level, which the table's level gate compares with its speakers'): a
 #: whisper is a voice at the table 16 dB under its normal speech
@@ -114,6 +118,14 @@ SOUNDING_REACH_S = 0.3
 WORD_CONFIDENCE = 0.55
 WORD_CHUNKS = 4
 WORD_STEADY = 0.75
+#: a knock's ring (``Segmenter.ring_step_db``): voiced chunks that only
+#: fall, ``RING_STEP_DB`` a chunk or more, from ``RING_PEAK_DB`` over the
+#: room by ``RING_DROP_DB`` in all, open no utterance. The sixth round's
+#: tuning room sound (16 h): 5 of 12 false segments were such rings, that
+#: a Silero (most often the young one) had called speech
+RING_STEP_DB = 2.0
+RING_DROP_DB = 8.0
+RING_PEAK_DB = 18.0
 
 
 class ChunkJudge(Protocol):
@@ -273,6 +285,9 @@ def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB)
         segmenter.word_chunks = WORD_CHUNKS
         segmenter.word_steady = WORD_STEADY
         segmenter.voiced_end = True
+        segmenter.ring_step_db = RING_STEP_DB
+        segmenter.ring_drop_db = RING_DROP_DB
+        segmenter.ring_peak_db = RING_PEAK_DB
     return segmenter
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from array import array
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 
@@ -90,6 +91,13 @@ class Segmenter:
     #: how far back over ``sounding`` chunks an utterance's onset may go
     #: (0: not at all)
     reach_s: float = 0.0
+    #: a knock's ring is no utterance: voiced chunks whose lifts only fall,
+    #: each at least ``ring_step_db`` under the one before, from at least
+    #: ``ring_peak_db`` by at least ``ring_drop_db`` in all, open none
+    #: (0: no such rule)
+    ring_step_db: float = 0.0
+    ring_drop_db: float = 8.0
+    ring_peak_db: float = 18.0
     #: (at, probability, lift above the room's floor or None: not known, steady)
     _recent: deque[tuple[float, float, float | None, bool]] = field(default_factory=deque)
     _voiced: deque[float] = field(default_factory=deque)  # when, in the last ``lookback_s``
@@ -133,7 +141,12 @@ class Segmenter:
             while self._sounded and self._sounded[0] < at - self.lookback_s:
                 self._sounded.popleft()
             voiced = [r for r in self._recent if r[1] >= self.threshold]
-            if len(voiced) >= self.start_chunks and self._stands_out([r[2] for r in voiced]):
+            lifts = [r[2] for r in voiced]
+            if (
+                len(voiced) >= self.start_chunks
+                and self._stands_out(lifts)
+                and not self._rings(lifts)
+            ):
                 self._start = self._onset(voiced[0][0])
                 self._probabilities = array("d", [r[1] for r in voiced])
                 self._lifts = array("d", [r[2] for r in voiced if r[2] is not None])
@@ -171,6 +184,21 @@ class Segmenter:
     def _stands_out(self, lifts: list[float | None]) -> bool:
         known = [d for d in lifts if d is not None]
         return len(known) < len(lifts) or float(np.median(known)) >= self.lift_db
+
+    def _rings(self, lifts: list[float | None]) -> bool:
+        """Whether the voiced chunks sound like a knock's ring: loud at
+        once, then only fading (``ring_step_db``). A word rises into its
+        vowel or holds it; a knock, a thud or a dropped spoon jumps out
+        of the room and decays chunk by chunk, and a Silero state (most
+        often the young one of ``fresh.FreshLook``) may call the ring
+        speech."""
+        known = [d for d in lifts if d is not None]
+        if self.ring_step_db <= 0 or len(known) < 2:
+            return False
+        falling = all(b <= a - self.ring_step_db for a, b in pairwise(known))
+        return (
+            falling and known[0] >= self.ring_peak_db and known[0] - known[-1] >= self.ring_drop_db
+        )
 
     def flush(self) -> Segment | None:
         """The utterance still open when the sound ends."""
