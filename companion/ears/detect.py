@@ -59,12 +59,11 @@ DETECTORS: tuple[DetectorName, ...] = (
 WHISPER_DETECTORS: tuple[DetectorName, ...] = ("silero-whisper", "silero-whisper-strict")
 #: chosen by bench/ears.py's figures (docs/listening.md, "The detector")
 DEFAULT_DETECTOR: DetectorName = "silero-whisper"
-#: the whisper channel's verdict, as a probability the segmenter compares:
-#: over its threshold (0.5), so a whispered chunk is speech; under
-#: ``WORD_CONFIDENCE`` and ``SHORT_CONFIDENCE``, so a whisper alone is never
-#: taken for a loud short word (at 0.8 a scrape's steady hiss in 1-5 kHz
-#: was, 0.16 s at a time: issue 26's sixth round, docs/listening.md)
-WHISPER_PROBABILITY = 0.54
+#: the whisper channel's verdict, as a probability the segmenter compares
+#: (at 0.54, under the short-word rules' confidences, a scrape's 0.16 s of
+#: hiss was no longer a remark, but whispered lines heard in short pieces
+#: were lost with it: issue 26's sixth round, docs/listening.md)
+WHISPER_PROBABILITY = 0.8
 #: a whispered chunk's loudness counts this much more (``hearing.Hearing``'s
 #: level, which the table's level gate compares with its speakers'): a
 #: whisper is a voice at the table 16 dB under its normal speech
