@@ -71,13 +71,20 @@ def test_not_reset_inside_a_word() -> None:
     assert judge.resets == 1  # quiet long enough, and its time long past
 
 
-def test_the_young_verdict_counts_only_where_the_running_one_doubts_a_steady_sound() -> None:
+def test_the_young_verdict_counts_where_the_running_one_doubts_a_steady_sound() -> None:
     look = FreshLook(lambda: Judge(says=0.9))
     assert look.hear(chunk(0), 0.1, 12.0, True) == 0.9
-    assert look.hear(chunk(0), 0.6, 12.0, True) == 0.6  # the running one believes it
     assert look.hear(chunk(0), 0.1, 12.0, False) == 0.1  # it chatters: a scrape
     unsure = FreshLook(lambda: Judge(says=SURE - 0.01))
     assert unsure.hear(chunk(0), 0.1, 12.0, True) == 0.1
+    assert unsure.hear(chunk(0), 0.6, 12.0, True) == 0.6
+
+
+def test_where_both_hear_speech_the_surer_verdict_counts() -> None:
+    look = FreshLook(lambda: Judge(says=0.9))
+    assert look.hear(chunk(0), 0.6, 12.0, True) == 0.9
+    assert look.hear(chunk(0), 0.95, 12.0, True) == 0.95  # the running one surer still
+    assert look.hear(chunk(0), 0.6, 12.0, False) == 0.6  # it chatters: a chair's scrape
 
 
 def test_not_just_after_a_knock() -> None:
@@ -86,6 +93,10 @@ def test_not_just_after_a_knock() -> None:
     out += [look.hear(chunk(0), 0.0, 20.0, True) for _ in range(IMPULSE_CHUNKS)]
     # the jump and the chunks of its ring: the running one's 0.0; then the young one
     assert out == [0.9, 0.9] + [0.0] * IMPULSE_CHUNKS + [0.9, 0.9]
+    # and where the running one half believes the ring, it stays half believed
+    ring = FreshLook(lambda: Judge(says=0.9))
+    ring.hear(chunk(0), 0.0, 0.0, True)
+    assert ring.hear(chunk(0), 0.6, IMPULSE_DB + 5, True) == 0.6
 
 
 def _heard(mix: np.ndarray[Any, Any], fresh: bool) -> list[Any]:

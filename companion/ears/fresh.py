@@ -13,12 +13,17 @@ alone is no answer: it calls a knock's ring, a scrape or paper speech
 So both listen to every chunk. The young one is reset once it has heard
 ``EVERY_S`` since its last reset and its last ``QUIET_CHUNKS`` chunks were
 all under ``QUIET`` (never inside a word), and warmed on the ``WARM``
-chunks before. Where the running Silero gives under ``DOUBT``, the young
-one's word counts (``FreshLook.hear``) when it is sure (``SURE``), the
-sound is steady (its speech band does not chatter: the caller says) and
-no knock jumped out of the room in the ``IMPULSE_CHUNKS`` chunks before
-(a chunk ``IMPULSE_DB`` over the one before it: a knock's ring is
-steady, and a young state calls it speech).
+chunks before. Its verdict counts (``FreshLook.hear``: the surer of the
+two) where it is sure (``SURE``), the sound is steady (its speech band
+does not chatter: the caller says) and no knock jumped out of the room
+in the ``IMPULSE_CHUNKS`` chunks before (a chunk ``IMPULSE_DB`` over the
+one before it: a knock's ring is steady, and a young state calls it
+speech). The fifth round asked it only where the running Silero doubted
+(under 0.5); the sixth asks it also where the running one half believes
+a short word (0.5-0.75, too little for the short-word rules): two words
+more on a spent blind part, no false segment more in 16 h of tuning room
+sound (docs/listening.md). Not on a chattering chunk: a chair's thud and
+scrape that both half believe became a sure short word.
 
 Its cost is a second Silero on every chunk (bench/ears_cost.py prints
 the whole process's CPU).
@@ -55,8 +60,6 @@ QUIET = 0.2
 QUIET_CHUNKS = 8
 #: the chunks of the room it hears again after a reset (its state warms on them)
 WARM = 3
-#: the running Silero doubts a chunk under this
-DOUBT = 0.5
 #: and the young one's verdict counts from this
 SURE = 0.8
 #: not within this many chunks of a jump of ``IMPULSE_DB`` over the chunk
@@ -91,9 +94,12 @@ class FreshLook:
         jumped = lift - self._last_lift >= IMPULSE_DB
         self._last_lift = lift
         self._after_jump = 0 if jumped else self._after_jump + 1
-        if probability >= DOUBT or young < SURE or not steady:
+        if young < SURE or not steady or self._after_jump < IMPULSE_CHUNKS:
             return probability
-        return young if self._after_jump >= IMPULSE_CHUNKS else probability
+        # The surer of the two: where the running state half believes a
+        # short word (0.5-0.75), too little for the short-word rules, the
+        # young one's surety counts as well as where it doubts.
+        return max(probability, young)
 
     def _young(self) -> FreshJudge:
         """The young Silero, reset first when its time has come."""
