@@ -42,7 +42,8 @@ from bench.naive import pct
 from companion.ears.capture import Block
 from companion.ears.detect import CHUNK, DetectorName, SileroJudge, Voicing, segmenter_for
 from companion.ears.hearing import LISTEN_BLOCK, EarsSettings, Hearing
-from testkit.hard_corpus import BEDS, PARTS, SNRS, HardClip, Said, cached
+from testkit.hard_corpus import PARTS, SNRS, HardClip, Said, cached
+from testkit.hard_sounds import BEDS
 
 RATE = 16_000
 WARM_UP_S = 10.0

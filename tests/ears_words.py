@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from testkit.corpus import RATE, add, render
-from testkit.hard_corpus import BEDS, bed, near_room
+from testkit.hard_corpus import near_room
+from testkit.hard_sounds import BEDS, bed
 
 Clip = tuple[np.ndarray[Any, Any], tuple[float, float]]
 

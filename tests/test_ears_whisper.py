@@ -17,7 +17,8 @@ from companion.ears.detect import CHUNK, Segmenter, Voicing, segmenter_for, segm
 from companion.ears.hearing import EarsSettings, Hearing
 from companion.ears.review import review
 from testkit.corpus import render
-from testkit.hard_corpus import bed, near_room, transient
+from testkit.hard_corpus import near_room
+from testkit.hard_sounds import bed, transient
 from testkit.room import save_wav
 
 RATE = 16_000
