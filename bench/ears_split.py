@@ -6,7 +6,7 @@ and ``silero-whisper`` as it is now, side by side in the same run.
 
 ``python bench/ears.py --part tuning|tuning2|tuning3|test|test2|test3|test4|test5``
 runs it (``--part old``: the issue-10 corpus as before). Each clip goes
-through the listening process's own code (``hearing.Hearing``, fed 64 ms
+through the listening process's own code (``hearing.Hearing``, fed 128 ms
 blocks, ``LISTEN_BLOCK``, as the card gives them).
 The running Silero hears each clip once (its CPU is counted once) and
 every detector is fed its verdicts, so they differ only in what issue 26
