@@ -1,5 +1,5 @@
 """A fresh look: a second Silero whose state is kept young, asked where
-the running Silero doubts a sound (issue 26).
+the running Silero doubts a sound or half believes it (issue 26).
 
 Silero is a recurrent network: after minutes of a room's noise its state
 expects more of it, and a word said into that room (or just after a

@@ -14,7 +14,8 @@ the chunks that sounded like a word the detector had not believed yet
 word counts from ``short_s``: sure (``short_confidence``), or only half
 believed but steady throughout (``word_confidence``, ``steady``: a chair's
 scrape chatters); a sure one is as long as its voiced chunks
-(``voiced_end``).
+(``voiced_end``). Voiced chunks that only fade from a loud start are a
+knock's ring, not a word, and open nothing (``ring_step_db``).
 
 The lift is what tells a player at the microphone from the café around the
 table: to every detector the next tables' talk is speech, but talk from
