@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..config.load import DETECTORS, MIC_LAYOUTS
 from ..config.rulesets import DataFileError, load_ruleset
 from ..core.rules import Ruleset
 from ..textfiles.printable import printable
@@ -85,15 +86,15 @@ def listen_parser(
         help="the speech in a recording, and with its journal the flags (docs/listening.md)",
     )
     listen.add_argument("audio", help="a 16 kHz WAV recording of the table")
-    listen.add_argument("--layout", choices=("single", "channels", "array"), default="single",
+    listen.add_argument("--layout", choices=MIC_LAYOUTS, default="single",
                         help="one microphone, one per seat (channel n is seat n + 1), or an array")  # fmt: skip
     listen.add_argument("--calibration", metavar="FILE",
                         help="with --layout array: companion calibrate's file (default: the club's)")  # fmt: skip
     listen.add_argument("--journal", help="the game's journal: flags from its phases")
-    # the live table's default (detect.DEFAULT_DETECTOR, not imported: it brings numpy)
-    # ears.detect's DETECTORS and DEFAULT_DETECTOR, spelt out: the parser
-    # is built without numpy (tests/test_ears_detect.py holds them equal)
-    listen.add_argument("--detector", choices=("webrtc", "silero", "both", "silero-whisper", "silero-whisper-strict"),
+    # the config's names and the live table's default (detect.DETECTORS and
+    # DEFAULT_DETECTOR, not imported: they bring numpy; tests/test_ears_strict.py
+    # and tests/test_ears_detect.py hold them equal)
+    listen.add_argument("--detector", choices=DETECTORS,
                         default="silero-whisper",
                         help="the voice-activity detector (silero-whisper, as at the live table)")  # fmt: skip
     listen.add_argument("--above-room", type=float, metavar="DB", default=11.0,
