@@ -24,7 +24,7 @@ longer room-only clips). For each detector it prints:
 Targets: recall >= 0.95 and <= 1 false flag per 30 minutes, latency p50
 <= 300 ms, CPU <= 0.02 s per second of audio. It asserts nothing.
 
-``--part tuning`` (``tuning2``, ``tuning3``, ``test`` ... ``test5``) runs issue
+``--part tuning`` (``tuning2``, ``tuning3``, ``test`` ... ``test6``) runs issue
 26's split corpus instead (``testkit/hard_corpus.py``, scored by
 ``bench/ears_split.py``): the issue-10 detector, ``silero-whisper`` as the
 third round left it and as it is now, side by side; the blind part decides. ``--detectors`` names the detectors of the old corpus's run.

@@ -35,7 +35,12 @@ parts made alike but from different material:
 - ``test5``: the sixth round's blind check, made before any change of
   that round (seeds from 8000): another synthesizer, Festival's Russian
   voice (testkit/festival.py: units of a real speaker's recordings) at
-  six speeds, and our own whispers of three more. Nothing is tuned on it.
+  six speeds, and our own whispers of three more. Nothing is tuned on it;
+- ``test6``: the seventh round's blind check, made before any change of
+  that round (seeds from 9000): no synthesizer at all, a real speaker's
+  recordings (testkit/recorded.py: Asterisk's Russian prompts) at five
+  speeds, her own words for lines and interjections, and our own
+  whispers of her lines at three more speeds. Nothing is tuned on it.
 
 Each speech clip lays, over one bed, three kinds of foreground with gaps
 of 0.8-3 s: table **lines** (testkit/corpus.py's phrases), **whispered**
@@ -70,7 +75,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from testkit import festival
+from testkit import festival, recorded
 from testkit.corpus import PHRASES, RATE, active_rms, add, render
 from testkit.hard_sounds import BEDS, TRANSIENTS, bed, transient
 
@@ -182,6 +187,16 @@ PARTS = {
         tuple(festival.voice_name(f) for f in (0.9, 1.04, 1.19)),
         (100,),  # Festival's clunits keep their units' tempo
     ),
+    # The seventh round's blind part: recordings of a real speaker
+    # (testkit/recorded.py), her own words; no part tunes on it.
+    "test6": Part(
+        "test6",
+        9000,
+        tuple(recorded.voice_name(f) for f in (0.85, 0.92, 0.97, 1.03, 1.1)),
+        (),
+        tuple(recorded.voice_name(f) for f in (0.88, 1.0, 1.06)),
+        (100,),  # a recording keeps its tempo (played faster, it is quicker too)
+    ),
 }
 
 
@@ -240,6 +255,8 @@ def speak(part: Part, kind: str, rng: np.random.Generator) -> tuple[Audio, str]:
     rate = part.rates[int(rng.integers(len(part.rates)))]
     if kind == "word":
         voice = part.voices[int(rng.integers(len(part.voices)))]
+        if recorded.is_recorded(voice):
+            return recorded.word(voice, rng), voice
         for _ in range(20):  # a render of 0.3-0.7 s (an interjection is short)
             x = _say(WORDS[int(rng.integers(len(WORDS)))], voice, rate)
             if 0.3 <= len(x) / RATE <= 0.7:
@@ -249,10 +266,12 @@ def speak(part: Part, kind: str, rng: np.random.Generator) -> tuple[Audio, str]:
     text = PHRASES[int(rng.integers(len(PHRASES)))]
     if kind == "line":
         voice = part.voices[int(rng.integers(len(part.voices)))]
+        if recorded.is_recorded(voice):
+            return recorded.line(voice, rng), voice  # her words, not a table phrase
         return _say(text, voice, rate), voice
     choices = [(v, False) for v in part.whispers] + [(v, True) for v in part.own_whispers]
     voice, own = choices[int(rng.integers(len(choices)))]
-    x = _say(text, voice, rate)
+    x = recorded.line(voice, rng) if recorded.is_recorded(voice) else _say(text, voice, rate)
     return (whispered(x, rng), f"{voice} whispered") if own else (x, voice)
 
 
