@@ -214,9 +214,10 @@ def run(
     made = time.perf_counter()
     clips = [cached("speech", part, bed, 0, speech_min) for bed in BEDS]
     rooms = [cached("room", part, bed, 0, room_min + WARM_UP_S / 60) for bed in BEDS]
+    theirs = ", ".join(part.whispers) or "none of a synthesizer's"
     print(
         f"{part_name} part (seed {part.seed}; voices {', '.join(part.voices)}; whispers"
-        f" {', '.join(part.whispers)} and ours of {', '.join(part.own_whispers)}; rates"
+        f" {theirs} and ours of {', '.join(part.own_whispers)}; rates"
         f" {part.rates}): {len(clips)} speech clips of {speech_min:g} min and {len(rooms)} room"
         f" clips of {room_min:g} min (+{WARM_UP_S:g} s), beds {', '.join(BEDS)};"
         f" made or read in {time.perf_counter() - made:.0f} s"

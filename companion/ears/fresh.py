@@ -25,8 +25,9 @@ more on a spent blind part, no false segment more in 16 h of tuning room
 sound (docs/listening.md). Not on a chattering chunk: a chair's thud and
 scrape that both half believe became a sure short word.
 
-Its cost is a second Silero on every chunk (bench/ears_cost.py prints
-the whole process's CPU).
+Its cost is a second Silero on every chunk, asked in one call with the
+running one where both are Silero's (``silero.SileroStreams``;
+bench/ears_cost.py prints the whole process's CPU).
 """
 
 from __future__ import annotations
@@ -82,12 +83,21 @@ class FreshLook:
         #: resets so far (the bench's and the tests' count)
         self.resets = 0
 
-    def hear(self, chunk: Samples, probability: float, lift: float, steady: bool) -> float:
+    def hear(
+        self,
+        chunk: Samples,
+        probability: float,
+        lift: float,
+        steady: bool,
+        young: float | None = None,
+    ) -> float:
         """One mono chunk, the running Silero's ``probability`` of it, its
         speech band's ``lift`` over the floor and whether that band is
-        ``steady``: the probability to use."""
-        judge = self._young()
-        young = judge(chunk)
+        ``steady``: the probability to use. ``young``: the young Silero's
+        verdict on the chunk where the caller asked it (after ``ready``,
+        in one call with the running one: ``silero.SileroStreams``)."""
+        if young is None:
+            young = self.ready()(chunk)
         self._recent.append(young)
         self._since += 1
         self._before.append(chunk)
@@ -101,7 +111,7 @@ class FreshLook:
         # young one's surety counts as well as where it doubts.
         return max(probability, young)
 
-    def _young(self) -> FreshJudge:
+    def ready(self) -> FreshJudge:
         """The young Silero, reset first when its time has come."""
         if self._judge is None:
             self._judge = self._make()
