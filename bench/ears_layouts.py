@@ -22,6 +22,11 @@ For each, today's detector (``silero``) and the whisper channel
 and of those, the share a segment with the whisperer's seat holds (the
 seat a flag needs with these layouts); the normal lines' recall beside.
 It asserts nothing.
+
+``--speech recorded``: the talkers are not espeak-ng but a real
+speaker's recordings (``testkit/recorded.py``, the blind part test6's
+voices): her sentences for the normal lines and our whispers of them
+(``hard_corpus.whispered``) for the whispered ones, at the same levels.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -40,11 +47,24 @@ from companion.ears.attribution import ChannelSegments
 from companion.ears.calibration import calibration_of
 from companion.ears.detect import DetectorName, MonoSegments, Segment
 from companion.ears.seated import SeatedSegments
+from testkit import recorded
+from testkit.corpus import LEVELS, Audio, pick_utterance
+from testkit.hard_corpus import PARTS, whispered
 from testkit.room import Pass, calibration_pass, game_pass, make_table
 
 SNRS = (26.0, 20.0)
 DETECTORS: tuple[DetectorName, ...] = ("silero", "silero-whisper")
 LAYOUTS = ("single", "channels", "array")
+
+
+def her_line(rng: np.random.Generator) -> tuple[Audio, str]:
+    """A normal or whispered line (``LEVELS``' weights) of test6's speaker."""
+    kinds = ("normal", "whisper")
+    weights = np.array([LEVELS[kind][1] for kind in kinds])
+    kind = kinds[int(rng.choice(len(kinds), p=weights / weights.sum()))]
+    voices = PARTS["test6"].voices
+    line = recorded.line(voices[int(rng.integers(len(voices)))], rng)
+    return (whispered(line, rng) if kind == "whisper" else line), kind
 
 
 def heard(sound: Pass, layout: str, detector: DetectorName, calibration: Any) -> list[Segment]:
@@ -63,7 +83,9 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=3.0)
     parser.add_argument("--rooms", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--speech", choices=("espeak", "recorded"), default="espeak")
     args = parser.parse_args()
+    pick = her_line if args.speech == "recorded" else pick_utterance
     # (detector, layout, snr) -> [whispers, found, with their seat, normal, normal found]
     tally: dict[tuple[str, str, float], list[int]] = {}
     for n in range(args.rooms):
@@ -74,7 +96,7 @@ def main() -> None:
         for snr in SNRS:
             game = game_pass(
                 table, seed * 10 + 2 + int(snr), args.minutes, snr_db=snr, overlap=0.0,
-                levels=("normal", "whisper"),
+                levels=("normal", "whisper"), pick=pick,
             )  # fmt: skip
             for detector in DETECTORS:
                 if result is None:
@@ -98,7 +120,8 @@ def main() -> None:
             f"room {seed}: {table.seats} seats, RT60 {table.rt60:.2f} s, calibrated: {result is not None}"
         )
     print(
-        f"whispered lines per layout ({args.rooms} rooms x {args.minutes:g} min a SNR, seed {args.seed}):"
+        f"whispered lines per layout ({args.rooms} rooms x {args.minutes:g} min a SNR, seed"
+        f" {args.seed}, {args.speech} speech):"
     )
     for (name, layout, snr), (w, hit, seated, normal, heard_normal) in sorted(tally.items()):
         seat = (

@@ -180,19 +180,21 @@ def game_pass(
     snr_db: float = 15.0,
     overlap: float = 0.1,
     levels: tuple[str, ...] = tuple(LEVELS),
+    pick: Callable[[np.random.Generator], tuple[Audio, str]] = pick_utterance,
 ) -> Pass:
     """``minutes`` of play: phrases at the corpus's levels (those of
     ``levels`` only) from seats at random (a speaker often goes on for a few
     phrases), 0.6-2.5 s apart; a share ``overlap`` of them cut into the
-    phrase before from another seat."""
+    phrase before from another seat. ``pick``: draws a phrase and its
+    level (the corpus's espeak-ng talkers unless another is given)."""
     rng = np.random.default_rng(seed)
     lines: list[Line] = []
     end = minutes * 60
     at, seat = rng.uniform(0.5, 1.5), int(rng.integers(1, table.seats + 1))
     while True:
-        speech, kind = pick_utterance(rng)
+        speech, kind = pick(rng)
         while kind not in levels:
-            speech, kind = pick_utterance(rng)
+            speech, kind = pick(rng)
         seconds = len(speech) / RATE
         cuts_in = bool(lines) and rng.random() < overlap
         if cuts_in:

@@ -74,3 +74,25 @@ def test_the_recorded_part_speaks_her_own_words_at_their_lengths() -> None:
         word, line = recorded.word(voice, rng), recorded.line(voice, rng)
         assert 0.3 <= len(word) / RATE <= 0.7 + 0.02, voice  # trimmed after the speed
         assert len(line) / RATE >= 0.75, voice
+
+
+def test_the_layouts_bench_seats_her_lines_and_whispers_round_the_table() -> None:
+    """``bench/ears_layouts.py --speech recorded``: the room's talkers say
+    test6's speaker's lines, normal or whispered by ``whispered``."""
+    from bench.ears_layouts import her_line
+    from testkit.room import game_pass, make_table
+
+    rng = np.random.default_rng(5)
+    kinds = {her_line(rng)[1] for _ in range(40)}
+    assert kinds == {"normal", "whisper"}
+    drawn: list[str] = []
+
+    def pick(rng: np.random.Generator) -> tuple[np.ndarray, str]:
+        speech, kind = her_line(rng)
+        drawn.append(kind)
+        return speech, kind
+
+    table = make_table(3)
+    game = game_pass(table, 31, 0.3, overlap=0.0, levels=("normal", "whisper"), pick=pick)
+    assert game.truth and len(game.truth) <= len(drawn)
+    assert {said.kind for said in game.truth} <= {"normal", "whisper"}
