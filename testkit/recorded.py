@@ -13,16 +13,15 @@ package (libg722, the reference codec).
 The prompts bring their own words: some 190 of 0.3-0.7 s (numbers,
 «Спасибо.», «нет», days and months, the phonetic alphabet) are the
 one-word interjections, and some 280 of 0.8-4.5 s (an exchange's
-sentences) are the lines. Tones (``[beep]``, ``<beep ascending>``) and
-prompts without a transcript are left out. One speaker, so a voice here
+sentences) are the lines. Tones (``[beep]``, ``<beep ascending>``),
+prompts not in Russian and those without a transcript are left out of
+``recorded_prompts.tsv``. One speaker, so a voice here
 is her recording played faster or slower (``recorded@F``: every
 frequency and the tempo times ``F``), as testkit/festival.py does.
 """
 
 from __future__ import annotations
 
-import gzip
-import re
 from functools import cache
 from pathlib import Path
 
@@ -32,12 +31,13 @@ from testkit.corpus import RATE, TRIM, Audio, active_rms, resample
 
 PREFIX = "recorded@"
 SOUNDS = Path("/usr/share/asterisk/sounds/ru_RU_f_IvrvoiceRU")
-#: the prompts' words (Debian's ``asterisk-core-sounds-ru``)
-TRANSCRIPTS = Path("/usr/share/doc/asterisk-core-sounds-ru/core-sounds-ru.txt.gz")
+#: the spoken prompts and their words, from the transcripts of Debian's
+#: ``asterisk-core-sounds-ru`` (kept here: a Debian image may leave
+#: /usr/share/doc out)
+PROMPTS = Path(__file__).with_name("recorded_prompts.tsv")
 #: an interjection's length and a line's, in seconds once played at its speed
 WORD_S = (0.3, 0.7)
 LINE_S = (0.8, 4.5)
-_CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 
 def is_recorded(voice: str) -> bool:
@@ -79,22 +79,19 @@ def render(name: str, voice: str) -> Audio:
 @cache
 def prompts() -> tuple[tuple[str, str], ...]:
     """Each spoken prompt's name (its path under ``SOUNDS``, no suffix) and words."""
-    if not SOUNDS.is_dir() or not TRANSCRIPTS.is_file():
-        raise RuntimeError(
-            f"{SOUNDS} or {TRANSCRIPTS} not found: Debian's asterisk-core-sounds-ru-g722"
-            " and asterisk-core-sounds-ru make test6"
-        )
+    if not SOUNDS.is_dir():
+        raise RuntimeError(f"{SOUNDS} not found: Debian's asterisk-core-sounds-ru-g722 makes test6")
     said: list[tuple[str, str]] = []
-    with gzip.open(TRANSCRIPTS, "rt", encoding="utf-8") as lines:
-        for entry in lines:
-            name, colon, text = entry.strip().partition(":")
-            text = text.strip()
-            if not colon or name.startswith(";") or not _CYRILLIC.search(text):
-                continue  # a comment, a blank line, a tone or a prompt not in Russian
-            if text.startswith(("[", "<")) or not (SOUNDS / f"{name}.g722").is_file():
-                continue
-            said.append((name, text))
-    return tuple(sorted(said))
+    for number, entry in enumerate(PROMPTS.read_text(encoding="utf-8").splitlines(), 1):
+        if not entry or entry.startswith("#"):
+            continue
+        name, tab, text = entry.partition("\t")
+        if not tab or not text.strip():
+            raise ValueError(f"{PROMPTS}:{number}: not a prompt's name, a tab and its words")
+        if not (SOUNDS / f"{name}.g722").is_file():
+            raise RuntimeError(f"{SOUNDS / name}.g722 not found ({PROMPTS}:{number})")
+        said.append((name, text.strip()))
+    return tuple(said)
 
 
 @cache
