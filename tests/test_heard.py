@@ -79,6 +79,9 @@ async def test_a_flag_reaches_the_consoles_queue_and_a_key_confirms_it(tmp_path:
         await host.pilot.pause()
         queue = str(app.screen.query_one("#proposals").render())
         assert "?" in queue and "микрофон: речь ночью" in queue
+        said = [line for line, _ in app.screen.log_lines]  # type: ignore[attr-defined]
+        assert any("Предложено: место не определено, " in line for line in said), said
+        assert not any("игрок 0" in line for line in said), said
         await host.keys("y")  # whose? the host types the seat
         await host.type("7")
         assert host.game.proposals == ()

@@ -27,6 +27,7 @@ from forum_scripts import load
 from helpers import EXAMPLES
 
 from companion.commands.offline import listen_lines
+from companion.core.effects import ProposeOffence
 from companion.core.state import Game
 from companion.protocol import formats, model
 from companion.protocol.hostlog import HostLog
@@ -315,3 +316,22 @@ def test_listen_says_what_it_heard_in_words() -> None:
         "  0:03  речь ночью: место 4 (уверенность 50 %)",
     ]
     assert listen_lines(result, "en")[3] == "  0:03  speech at night: seat 4 (confidence 50 %)"
+
+
+@pytest.mark.parametrize(
+    ("lang", "unknown", "known"),
+    [
+        ("ru", "Предложено нарушение: место не определено, ", "Предложено нарушение: игрок 3, "),
+        ("en", "Proposed offence: seat unknown, ", "Proposed offence: seat 3, "),
+    ],
+    ids=["ru", "en"],
+)
+def test_a_microphones_flag_without_a_seat_is_no_seat_0(
+    lang: str, unknown: str, known: str
+) -> None:
+    """One microphone cannot tell whose voice it heard (seat 0): the host
+    log says so, in words, not «игрок 0»."""
+    host = HostLog(io.StringIO(), lang)
+    offence = "night_gestures_talk_touch"
+    assert str(host.line(ProposeOffence(0, offence, "heard_night"))).startswith(unknown)
+    assert str(host.line(ProposeOffence(3, offence, "heard_night"))).startswith(known)

@@ -163,6 +163,8 @@ RU: dict[str, str] = {
     "heard_words": 'Слышно: "{words}"',
     "ask_whose": "Чьё нарушение «{offence}»: номер игрока (Esc — не давать)",
     "proposed": "Предложено: игрок {seat}, {offence} — {reason}",
+    # a microphone's flag that could not tell whose (seat 0): no «игрок 0»
+    "proposed_unknown": "Предложено: место не определено, {offence} — {reason}",
     # one console per table (console_lock.py, busy_screen.py)
     "busy": "Стол уже открыт в другой консоли (pid {pid}).",
     "busy_close": "Закройте её или нажмите Esc, чтобы выйти.",
@@ -307,6 +309,7 @@ EN: dict[str, str] = {
     "keymap.seats": "Seat buttons 1–12",
     "resumed_here": "— the game goes on from its journal —",
     "proposed": "Proposed: seat {seat}, {offence} — {reason}",
+    "proposed_unknown": "Proposed: seat unknown, {offence} — {reason}",
     # one console per table (console_lock.py, busy_screen.py)
     "busy": "This table is open in another console already (pid {pid}).",
     "busy_close": "Close that one, or press Esc to quit.",

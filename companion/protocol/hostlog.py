@@ -49,6 +49,7 @@ _MORE = {
         "color.black": "чёрный",
         "color.red": "красный",
         "proposed": "Предложено нарушение: игрок {seat}, {offence} ({reason})",
+        "proposed_unknown": "Предложено нарушение: место не определено, {offence} ({reason})",
         "reason.voted for a second nominee": "голос за второго кандидата",
         "reason.voted for themself": "голос за себя",
         "reason.hand lifted before «Спасибо»": "рука поднята до «Спасибо»",
@@ -81,6 +82,7 @@ _MORE = {
         "color.black": "black",
         "color.red": "red",
         "proposed": "Proposed offence: seat {seat}, {offence} ({reason})",
+        "proposed_unknown": "Proposed offence: seat unknown, {offence} ({reason})",
         "reason.hand lifted before «Спасибо»": "hand lifted before “Thank you”",
         "reason.hand lifted before «Принято»": "hand lifted before “Accepted”",
         "heard": "microphone: {kind}",
@@ -147,7 +149,7 @@ class HostLog:
                 return effect.what if self.lang != "ru" else self.more["ignored.other"]
             return template.format(**args)
         if isinstance(effect, ProposeOffence):
-            return self.more["proposed"].format(
+            return self.more["proposed" if effect.seat else "proposed_unknown"].format(
                 seat=effect.seat,
                 offence=offence_text(effect.offence, self.lang, rules),
                 reason=self.reason(effect.reason, rules),

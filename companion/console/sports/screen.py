@@ -285,7 +285,8 @@ class TableScreen(AskingKeys):
         if isinstance(effect, ProposeOffence):
             offence = offence_name(game, effect.offence, self.words)
             reason = self.words.reason(effect.reason)
-            return self.words("proposed", seat=effect.seat, offence=offence, reason=reason)
+            key = "proposed" if effect.seat else "proposed_unknown"
+            return self.words(key, seat=effect.seat, offence=offence, reason=reason)
         if isinstance(effect, TellHost | Ignored):
             return self.host_lines.line(effect)
         return None
