@@ -27,10 +27,12 @@ from forum_scripts import load
 from helpers import EXAMPLES
 
 from companion.commands.offline import listen_lines
+from companion.config.rulesets import load_ruleset
 from companion.core.effects import ProposeOffence
-from companion.core.state import Game
+from companion.core.state import Game, Record
 from companion.protocol import formats, model
 from companion.protocol.hostlog import HostLog
+from companion.protocol.lines import describe
 from companion.protocol.sheet import check_commands
 from companion.runner.replay import ScriptReplay
 from companion.runner.script import parse_lines
@@ -335,3 +337,24 @@ def test_a_microphones_flag_without_a_seat_is_no_seat_0(
     offence = "night_gestures_talk_touch"
     assert str(host.line(ProposeOffence(0, offence, "heard_night"))).startswith(unknown)
     assert str(host.line(ProposeOffence(3, offence, "heard_night"))).startswith(known)
+
+
+@pytest.mark.parametrize(
+    ("lang", "unknown", "known"),
+    [
+        ("ru", "Предложение снято: место не определено, ", "Предложение снято: игрок 3, "),
+        ("en", "Proposal dismissed: seat unknown, ", "Proposal dismissed: seat 3, "),
+    ],
+    ids=["ru", "en"],
+)
+def test_a_dismissed_flag_without_a_seat_is_no_seat_0_in_the_protocol(
+    lang: str, unknown: str, known: str
+) -> None:
+    """The protocol's line (its text, CSV and page alike) for a microphone's
+    flag the host dismissed, whose nobody knew."""
+    rules = load_ruleset("tournament")
+    offence = (("offence", "night_behaviour"),)
+    dismissed = Record(0, "proposal_dismissed", (("seat", 0), *offence))
+    assert describe(rules, dismissed, lang).startswith(unknown)
+    seated = Record(0, "proposal_dismissed", (("seat", 3), *offence))
+    assert describe(rules, seated, lang).startswith(known)

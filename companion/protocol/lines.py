@@ -122,6 +122,8 @@ def describe(rules: Ruleset, record: Record, lang: str, *, revote: bool = False)
         data["confidence"] = f"{round(float(str(data['confidence'])) * 100)} %"
     elif kind in ("offence", "offence_cancelled", "proposal_dismissed", "exempt"):
         data["offence"] = offence_text(str(data["offence"]), lang, rules)
+        if kind == "proposal_dismissed" and not data.get("seat"):
+            kind = "proposal_dismissed_unknown"  # a microphone's flag: whose, nobody knew
     elif kind in ("votes", "tie", "all_stay"):
         for key in ("voters", "seats"):
             if key in data:
