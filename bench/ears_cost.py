@@ -6,10 +6,11 @@ is started as the table starts it (``python -m companion.ears.link FD``,
 its settings sent on the socket), its microphone a WAV file played at its
 own pace (``file:``: a block every 128 ms, ``hearing.LISTEN_BLOCK``, as
 a card is asked for them): a stretch of the test part's pink clip
-(``testkit/hard_corpus.py``: lines, whispers, words and transients). Its CPU is the process's own (user + system, from
-the kernel: ``/proc/PID/stat`` when it says it listens, ``wait4``'s
-rusage when it has ended), so the start-up (imports, Silero's model) is
-left out and everything after it counted: the capture thread, the
+(``testkit/hard_corpus.py``: lines, whispers, words and transients).
+Its CPU is the process's own (user + system, from the kernel:
+``/proc/PID/stat`` when it says it listens, ``wait4``'s rusage when it
+has ended), so the start-up (imports, Silero's model) is left out and
+everything after it counted: the capture thread, the
 detector, the whisper channel, the messages. The load average is printed
 beside it: the figure is CPU time, not wall time, but a busy machine's
 caches and frequency move it a little.
