@@ -126,12 +126,21 @@ def render(text: str, voice: str, rate: int) -> Audio:
         path = _renderer.render(text, TtsVoice(voice, rate), Path(folder) / "phrase.wav")
         clip = read_wav(path)
     raw = clip.samples.reshape(clip.frames, -1).mean(axis=1) / 32768.0
-    x = resample(raw, clip.rate, RATE)
+    x = trimmed(
+        resample(raw, clip.rate, RATE), f"espeak-ng rendered silence for {text!r} ({voice})"
+    )
+    return (x / active_rms(x)).astype(np.float32)
+
+
+def trimmed(x: npt.NDArray[np.floating], silent: str) -> Audio:
+    """``x`` from its first to its last sample louder than ``TRIM`` of its
+    peak (every corpus's speech is cut so); ``silent``: the error where
+    nothing is."""
     loud = np.flatnonzero(np.abs(x) > TRIM * float(np.abs(x).max(initial=0.0)))
     if len(loud) == 0:
-        raise ValueError(f"espeak-ng rendered silence for {text!r} ({voice})")
-    x = x[loud[0] : loud[-1] + 1]
-    return (x / active_rms(x)).astype(np.float32)
+        raise ValueError(silent)
+    cut: Audio = x[loud[0] : loud[-1] + 1]
+    return cut
 
 
 def active_rms(x: npt.NDArray[np.floating], frame: int = RATE // 50) -> float:

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.voice.audio import read_wav
-from testkit.corpus import RATE, TRIM, Audio, active_rms, resample
+from testkit.corpus import RATE, Audio, active_rms, resample, trimmed
 
 PREFIX = "festival@"
 VOICE = "msu_ru_nsh_clunits"
@@ -63,8 +63,5 @@ def render(text: str, voice: str) -> Audio:
     raw = clip.samples.reshape(clip.frames, -1).mean(axis=1) / 32768.0
     # Played ``factor`` times faster: read at ``clip.rate * factor``, resampled to ``RATE``.
     x = resample(raw, round(clip.rate * factor), RATE)
-    loud = np.flatnonzero(np.abs(x) > TRIM * float(np.abs(x).max(initial=0.0)))
-    if len(loud) == 0:
-        raise ValueError(f"Festival rendered silence for {text!r} ({voice})")
-    x = x[loud[0] : loud[-1] + 1]
+    x = trimmed(x, f"Festival rendered silence for {text!r} ({voice})")
     return (x / active_rms(x)).astype(np.float32)

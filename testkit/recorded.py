@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from testkit.corpus import RATE, TRIM, Audio, active_rms, resample
+from testkit.corpus import RATE, Audio, active_rms, resample, trimmed
 
 PREFIX = "recorded@"
 SOUNDS = Path("/usr/share/asterisk/sounds/ru_RU_f_IvrvoiceRU")
@@ -105,10 +105,7 @@ def _decoded(name: str) -> Audio:
 
 
 def _trimmed(x: Audio, name: str) -> Audio:
-    loud = np.flatnonzero(np.abs(x) > TRIM * float(np.abs(x).max(initial=0.0)))
-    if len(loud) == 0:
-        raise ValueError(f"{SOUNDS / name}.g722 decodes to silence")
-    return x[loud[0] : loud[-1] + 1]
+    return trimmed(x, f"{SOUNDS / name}.g722 decodes to silence")
 
 
 @cache
