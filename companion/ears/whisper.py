@@ -99,26 +99,47 @@ class Bands:
     def hear(self, chunk: npt.NDArray[np.floating]) -> Heard:
         """``chunk``: (frames,) or (frames, channels)."""
         frames = chunk[:, None] if chunk.ndim == 1 else chunk
-        quarters = band_powers(frames)
-        power = quarters.mean(axis=0)  # (bands, channels)
+        return self.hear_block(frames[None])[0]
+
+    def hear_block(self, chunks: npt.NDArray[np.floating]) -> list[Heard]:
+        """``chunks``: (chunks, frames, channels), heard in order: each
+        one's verdict, as ``hear`` a chunk at a time gives it to the bit
+        (the floor is reckoned chunk by chunk; the rest is the same
+        arithmetic on every chunk at once)."""
+        count, frames, channels = chunks.shape
+        quarters = band_powers(chunks.reshape(count * frames, channels))
+        quarters = quarters.reshape(count, -1, *quarters.shape[1:])  # (chunks, quarters, bands, ch)
+        power = quarters.mean(axis=1)  # (chunks, bands, channels)
         levels = 10.0 * np.log10(power)
-        floor_db = self._floor.feed(levels.reshape(-1)).reshape(levels.shape)
+        floor_db = np.stack(
+            [self._floor.feed(level.reshape(-1)).reshape(level.shape) for level in levels]
+        )
         lift = levels - floor_db
         # What a chunk adds to each band, counted from ``ADDED_DB`` over its
         # floor: a bed's own swell (mains hum wobbles) is not a sound.
         added = np.maximum(power - 10.0 ** ((floor_db + ADDED_DB) / 10.0), 0.0)
-        spread = added[_LOW] + added[_MID] + added[_HIGH] + 1e-12
-        mid = quarters[:, _MID]  # (quarters, channels)
-        steady = 10.0 * np.log10(mid.max(axis=0) / mid.min(axis=0))
-        heard = 10.0 * np.log10(quarters[:, [_MID, _SPEECH]])  # (quarters, 2, channels)
+        spread = added[:, _LOW] + added[:, _MID] + added[:, _HIGH] + 1e-12
+        mid = quarters[:, :, _MID]  # (chunks, quarters, channels)
+        steady = 10.0 * np.log10(mid.max(axis=1) / mid.min(axis=1))
+        heard = 10.0 * np.log10(quarters[:, :, [_MID, _SPEECH]])  # (chunks, quarters, 2, ch)
+        heard = heard.reshape(-1, *heard.shape[2:])  # (chunks * quarters, 2, channels)
         if self._quarters is None:
             self._quarters = np.repeat(heard[:1], JITTER_QUARTERS, axis=0)
-        self._quarters = np.concatenate([self._quarters[len(heard) :], heard])
-        jitter = np.mean(np.abs(np.diff(self._quarters, axis=0)), axis=0)  # (2, channels)
+        every = np.concatenate([self._quarters, heard])
+        self._quarters = every[-JITTER_QUARTERS:]
+        # Each chunk's last ``JITTER_QUARTERS`` quarters: their steps.
+        per = heard.shape[0] // count
+        ends = JITTER_QUARTERS + per * np.arange(1, count + 1)
+        steps = np.abs(np.diff(every, axis=0))
+        windows = steps[(ends - JITTER_QUARTERS)[:, None] + np.arange(JITTER_QUARTERS - 1)]
+        jitter = windows.mean(axis=1)  # (chunks, 2, channels)
         whisper = (
-            (lift[_MID] >= WHISPER_MIN_DB)
-            & (added[_MID] >= WHISPER_SHARE * spread)
+            (lift[:, _MID] >= WHISPER_MIN_DB)
+            & (added[:, _MID] >= WHISPER_SHARE * spread)
             & (steady <= STEADY_DB)
-            & (jitter[0] <= JITTER_DB)
+            & (jitter[:, 0] <= JITTER_DB)
         )
-        return Heard(whisper, lift[_MID], lift[_SPEECH], jitter[1], power[_MID])
+        return [
+            Heard(whisper[k], lift[k, _MID], lift[k, _SPEECH], jitter[k, 1], power[k, _MID])
+            for k in range(count)
+        ]
