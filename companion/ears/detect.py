@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from typing import Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +34,14 @@ import numpy.typing as npt
 from .capture import RATE, Samples
 from .floor import RoomFloor
 from .fresh import FreshLook, Paired
+from .judges import DETECTORS as DETECTORS  # the detectors' names: here too
+from .judges import WEBRTC_FRAME as WEBRTC_FRAME
+from .judges import WHISPER_DETECTORS as WHISPER_DETECTORS
+from .judges import BothJudge as BothJudge
+from .judges import ChunkJudge as ChunkJudge
+from .judges import DetectorName as DetectorName
+from .judges import WebRtcJudge as WebRtcJudge
+from .judges import judge as judge
 from .segmenter import KEEP_DB as KEEP_DB  # named here too: imported with the detector
 from .segmenter import LIFT_DB as LIFT_DB
 from .segmenter import Segment as Segment
@@ -44,22 +51,10 @@ from .silero import SileroStreams
 from .whisper import Bands, Heard
 
 CHUNK = 512  # Silero's window at 16 kHz: 32 ms
-WEBRTC_FRAME = 480  # webrtcvad takes 10, 20 or 30 ms: the chunk's first 30 ms
-
-DetectorName = Literal["webrtc", "silero", "both", "silero-whisper", "silero-whisper-strict"]
-DETECTORS: tuple[DetectorName, ...] = (
-    "webrtc",
-    "silero",
-    "both",
-    "silero-whisper",
-    "silero-whisper-strict",
-)
-#: the whisper channel's detectors: ``silero-whisper-strict`` is the one of
-#: issue 26's third round, without what its fourth added (the fresh look, the
-#: half-believed word, the voiced end): fewer one-word remarks heard, and on
-#: the blind part no false segment on any bed (docs/listening.md), for a
-#: room whose hum the fourth round flags
-WHISPER_DETECTORS: tuple[DetectorName, ...] = ("silero-whisper", "silero-whisper-strict")
+#: chunks heard ahead in one call at most (``Voicing.expect``): a whole
+#: recording given at once (``segments``) is heard a group at a time, the
+#: block graph's working memory growing with its chunks
+AHEAD = 64
 #: chosen by bench/ears.py's figures (docs/listening.md, "The detector")
 DEFAULT_DETECTOR: DetectorName = "silero-whisper"
 #: the whisper channel's verdict, as a probability the segmenter compares
@@ -130,47 +125,6 @@ RING_DROP_DB = 8.0
 RING_PEAK_DB = 18.0
 
 
-class ChunkJudge(Protocol):
-    def __call__(self, chunk: Samples) -> float:
-        """The probability (0..1) that a 512-sample mono chunk is speech."""
-
-
-class WebRtcJudge:
-    def __init__(self, aggressiveness: int = 3) -> None:
-        import webrtcvad
-
-        self._vad = webrtcvad.Vad(aggressiveness)
-
-    def __call__(self, chunk: Samples) -> float:
-        pcm = _int16(chunk[:WEBRTC_FRAME])
-        return 1.0 if self._vad.is_speech(pcm.tobytes(), RATE) else 0.0
-
-
-class BothJudge:
-    """Speech where webrtcvad hears it and Silero agrees: Silero's
-    probability, or 0 where webrtcvad heard nothing (Silero still runs on
-    every chunk: its recurrent state needs the whole stream)."""
-
-    def __init__(self) -> None:
-        self._fast, self._sure = WebRtcJudge(), SileroJudge()
-
-    def __call__(self, chunk: Samples) -> float:
-        sure = self._sure(chunk)
-        return sure if self._fast(chunk) > 0 else 0.0
-
-
-def judge(name: DetectorName | ChunkJudge) -> ChunkJudge:
-    """The detector named so (one given ready-made, a bench's that keeps
-    what it heard: itself); ``silero-whisper``'s voiced part is Silero."""
-    if not isinstance(name, str):
-        return name
-    if name == "webrtc":
-        return WebRtcJudge()
-    if name == "silero" or name in WHISPER_DETECTORS:
-        return SileroJudge()
-    return BothJudge()
-
-
 class Voicing:
     """A chunk of each channel in, each channel's (speech probability, lift
     above the room) out: what every segmenter here is fed, live and in
@@ -218,20 +172,35 @@ class Voicing:
             self._bands = Bands(channels)
         #: the bands of the chunks ``expect`` was told of, not heard yet
         self._ahead: deque[tuple[Samples, Heard]] = deque()
+        #: those chunks (and their columns), a group of ``AHEAD`` at a time
+        self._future: tuple[Samples, npt.NDArray[np.intp] | None] | None = None
+        self._future_at = 0  # the first of them not yet in a group
+        self._left = 0  # chunks of the group not yet heard
 
     def expect(self, chunks: Samples, columns: npt.NDArray[np.intp] | None = None) -> None:
         """(chunks, 512) or (chunks, 512, channels): the next chunks
         ``hear`` is given, in order (``columns``: the one the detector
-        hears in each; else the first). Both Sileros hear them in one call
-        and the bands are measured on all at once: the same verdicts as a
-        chunk at a time, to the bit (``fresh.Paired``, ``Bands.hear_block``)."""
+        hears in each; else the first). Both Sileros hear up to ``AHEAD``
+        of them in one call and the bands are measured on those at once:
+        the same verdicts as a chunk at a time, to the bit
+        (``fresh.Paired``, ``Bands.hear_block``)."""
         frames = chunks[:, :, None] if chunks.ndim == 2 else chunks
+        self._future, self._future_at = (frames, columns), 0
+        self._next_group()
+
+    def _next_group(self) -> None:
+        assert self._future is not None
+        frames, columns = self._future
+        first = self._future_at
+        group = frames[first : first + AHEAD]
+        picked = None if columns is None else columns[first : first + AHEAD]
+        self._future_at, self._left = first + len(group), len(group)
         if self._pair is not None:
-            picked = np.arange(len(frames)) if columns is not None else slice(None)
-            self._pair.expect(frames[picked, :, 0 if columns is None else columns])
+            rows = np.arange(len(group)) if picked is not None else slice(None)
+            self._pair.expect(group[rows, :, 0 if picked is None else picked])
         self._ahead.clear()
-        if self._bands is not None and len(frames) > 1:
-            self._ahead.extend(zip(frames, self._bands.hear_block(frames), strict=True))
+        if self._bands is not None and len(group) > 1:
+            self._ahead.extend(zip(group, self._bands.hear_block(group), strict=True))
 
     def hear(
         self, chunk: Samples, column: int = 0, power: npt.NDArray[np.float64] | None = None
@@ -239,6 +208,12 @@ class Voicing:
         """``chunk``: (frames, channels) or mono; ``column``: the one the
         detector hears; ``power``: each channel's mean square, if known."""
         frames = chunk[:, None] if chunk.ndim == 1 else chunk
+        if self._future is not None and not self._left:
+            if self._future_at < len(self._future[0]):
+                self._next_group()
+            else:
+                self._future = None
+        self._left = max(0, self._left - 1)
         young: float | None = None
         if self._pair is not None:
             probability, young = self._pair.hear(frames[:, column])
@@ -407,8 +382,3 @@ def level_db(chunk: Samples) -> float:
     """A chunk's loudness: its mean square in dB (0: a full-scale square wave)."""
     power = float(np.mean(np.square(chunk, dtype=np.float64))) if len(chunk) else 0.0
     return 10.0 * float(np.log10(power + 1e-12))
-
-
-def _int16(samples: Samples) -> npt.NDArray[np.int16]:
-    scaled: npt.NDArray[np.float32] = np.clip(samples * 32768.0, -32768, 32767)
-    return scaled.astype(np.int16)
