@@ -66,21 +66,25 @@ def _one_thread() -> Any:
 
 
 @cache
-def block_model_usable() -> bool:
-    """Whether ``silero_block.onnx`` was built from the model installed
-    (said once in the log where it was not)."""
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _block_session() -> Any | None:
+    """The block graph's session; None (and a line in the log) where it
+    cannot be read or was built from another model than the one installed."""
     import onnxruntime
 
     try:
-        meta = onnxruntime.InferenceSession(
+        session = onnxruntime.InferenceSession(
             str(BLOCK_MODEL), providers=["CPUExecutionProvider"], sess_options=_one_thread()
-        ).get_modelmeta()
-        built_from = meta.custom_metadata_map.get("source_sha256")
-        installed = hashlib.sha256(model_path().read_bytes()).hexdigest()
+        )
+        built_from = session.get_modelmeta().custom_metadata_map.get("source_sha256")
+        installed = _sha256(model_path())
     except Exception as error:  # onnxruntime's own (NoSuchFile, InvalidProtobuf...) or OSError
         line = " ".join(str(error).split())
         log.warning("%s: not usable (%s); Silero hears a chunk a call", BLOCK_MODEL, line)
-        return False
+        return None
     if built_from != installed:
         log.warning(
             "%s: built from another model than %s; Silero hears a chunk a call"
@@ -88,8 +92,8 @@ def block_model_usable() -> bool:
             BLOCK_MODEL,
             model_path(),
         )
-        return False
-    return True
+        return None
+    return session
 
 
 class SileroStreams:
@@ -100,11 +104,10 @@ class SileroStreams:
     def __init__(self, count: int = 1) -> None:
         import onnxruntime
 
-        self._block = block_model_usable()
-        self._session = onnxruntime.InferenceSession(
-            str(BLOCK_MODEL if self._block else model_path()),
-            providers=["CPUExecutionProvider"],
-            sess_options=_one_thread(),
+        block = _block_session()
+        self._block = block is not None
+        self._session = block or onnxruntime.InferenceSession(
+            str(model_path()), providers=["CPUExecutionProvider"], sess_options=_one_thread()
         )
         self._count = count
         self._state = np.zeros((2, count, 128), dtype=np.float32)
