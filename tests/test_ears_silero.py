@@ -102,6 +102,35 @@ def test_a_block_of_chunks_in_one_call_is_each_chunk_in_turn() -> None:
         first += size
 
 
+def test_streams_with_alike_contexts_share_a_row_and_each_hears_its_own_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The block graph encodes a chunk once for streams whose contexts are
+    alike (the fresh look's reset keeps it); a stream whose context was
+    put back hears rows of its own. Either way, each stream's verdicts are
+    those of a Silero alone, to the bit."""
+    mix, _ = word_after_a_room()
+    chunks = np.stack(_chunks(mix))[:120]
+    pair, first, second = SileroStreams(2), SileroStreams(1), SileroStreams(1)
+    rows: list[int] = []
+    run = pair._session.run
+
+    def counted(names: Any, feeds: dict[str, Any]) -> Any:
+        rows.append(feeds["x"].shape[1])
+        return run(names, feeds)
+
+    monkeypatch.setattr(pair._session, "run", counted)
+    for n in range(0, len(chunks), 4):
+        if n == 40:  # the second's context put back to an earlier chunk's
+            pair.rewind_context(1, chunks[3])
+            second.rewind_context(0, chunks[3])
+        block = chunks[n : n + 4]
+        heard = pair.hear_block(block)
+        assert np.array_equal(heard[:, 0], first.hear_block(block)[:, 0]), n
+        assert np.array_equal(heard[:, 1], second.hear_block(block)[:, 0]), n
+    assert rows == [1] * 10 + [2] + [1] * 19
+
+
 def test_voicing_told_the_blocks_ahead_hears_what_it_hears_a_chunk_at_a_time() -> None:
     mix, _ = word_after_a_room()
     ahead, alone = Voicing("silero-whisper"), Voicing("silero-whisper")
