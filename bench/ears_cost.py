@@ -19,9 +19,12 @@ caches and frequency move it a little.
 woken as a card wakes it: 20 s of the clip through ``hearing.Hearing``
 back to back, then paced at one, two and four chunks a wake.
 
-A Raspberry Pi 4 is estimated at ``PI_FACTOR`` times this machine's CPU
-time (``--pi-factor``); where the factor comes from is said in
-docs/listening.md ("The cost").
+A Raspberry Pi 4 is estimated at a factor times this machine's CPU time:
+how much longer a Pi 4 took on the Benchmarks Game's n-body in Python
+(5,000,000 steps in 158.263 s, published: ``bench/ears_arm.py``) than this
+machine takes on the same program, timed here first (``NBODY_STEPS`` of
+them, scaled); ``--pi-factor`` gives one instead (1 on a Pi). The factor
+is CPython's; docs/listening.md ("The cost") says what it leaves out.
 """
 
 from __future__ import annotations
@@ -49,9 +52,9 @@ from companion.ears.hearing import EarsSettings, Hearing
 from testkit.hard_corpus import PARTS, cached
 
 RATE = 16_000
-#: a Pi 4 (Cortex-A72, 1.5-1.8 GHz) against this machine for single-threaded
-#: numpy and ONNX work: docs/listening.md, "The cost"
-PI_FACTOR = 6.0
+NBODY = Path(__file__).resolve().parent / "arm" / "nbody.py"
+#: n-body's steps timed here; a Pi 4 took 158.263 s for 5,000,000 (ears_arm.py)
+NBODY_STEPS = 500_000
 
 
 def process_cpu(pid: int) -> float:
@@ -89,6 +92,24 @@ def listening_cpu(wav: Path, detector: str) -> tuple[float, float, int]:
     return total - start_cpu, start_cpu, closed
 
 
+def pi_factor() -> float:
+    """A Pi 4's time on n-body over this machine's (CPU time, the best of three)."""
+    from bench.ears_arm import PI_NBODY_SECONDS, PI_NBODY_STEPS
+
+    times = []
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-c", "import resource, runpy, sys; sys.argv = sys.argv[1:];"
+             " runpy.run_path(sys.argv[0], run_name='__main__');"
+             " u = resource.getrusage(resource.RUSAGE_SELF); print(u.ru_utime + u.ru_stime)",
+             str(NBODY), str(NBODY_STEPS)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        times.append(float(done.stdout.split()[-1]))
+    here = min(times) * PI_NBODY_STEPS / NBODY_STEPS
+    return PI_NBODY_SECONDS / here
+
+
 def wakes(samples: np.ndarray, seconds: float = 20.0) -> None:
     """``Hearing``'s CPU per second of audio, back to back and paced."""
     clip = samples[: int(seconds * RATE)]
@@ -112,13 +133,17 @@ def wakes(samples: np.ndarray, seconds: float = 20.0) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=120.0)
-    parser.add_argument("--pi-factor", type=float, default=PI_FACTOR)
+    parser.add_argument("--pi-factor", type=float, help="instead of n-body's (1 on a Pi)")
     parser.add_argument("--wakes", action="store_true", help="in-process, paced (see above)")
     args = parser.parse_args()
     clip = cached("speech", PARTS["test"], "pink", 0, 4.0)
     if args.wakes:
         wakes(clip.samples)
         return
+    factor = args.pi_factor
+    if factor is None:
+        factor = pi_factor()
+        print(f"a Pi 4 at x{factor:.1f} this machine: n-body's time there over its time here")
     samples = clip.samples[: int(args.seconds * RATE)]
     with tempfile.TemporaryDirectory(prefix="ears-cost-") as folder:
         wav = Path(folder) / "table.wav"
@@ -133,7 +158,7 @@ def main() -> None:
             cpu, start, closed = listening_cpu(wav, detector)
             print(
                 f"{detector}: {cpu:.2f} s CPU for {seconds:.0f} s of audio = {cpu / seconds:.4f} s"
-                f" per second (a Pi 4 at x{args.pi_factor:g}: {cpu / seconds * args.pi_factor:.3f});"
+                f" per second (a Pi 4 at x{factor:.1f}: {cpu / seconds * factor:.3f});"
                 f" start-up {start:.2f} s, not counted; {closed} utterances;"
                 f" load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
             )
