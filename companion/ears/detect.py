@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from .capture import RATE, Samples
 from .floor import RoomFloor
-from .fresh import FreshLook, Paired
+from .fresh import FreshLook, Paired, same_chunk
 from .judges import DETECTORS as DETECTORS  # the detectors' names: here too
 from .judges import WEBRTC_FRAME as WEBRTC_FRAME
 from .judges import WHISPER_DETECTORS as WHISPER_DETECTORS
@@ -158,6 +158,8 @@ class Voicing:
             self.fresh = FreshLook(SileroJudge) if fresh else None
         self._floor = RoomFloor(channels)
         self._bands = None
+        #: each channel's level in the last chunk (dB: ``level_db``)
+        self.level: npt.NDArray[np.float64] = np.zeros(channels)
         #: which channels the last chunk was whispered on (the whisper channel's)
         self.whispered: npt.NDArray[np.bool_] = np.zeros(channels, dtype=bool)
         #: and each channel's 1-5 kHz power in it
@@ -221,13 +223,14 @@ class Voicing:
             probability = self._judge(frames[:, column])
         if power is None:
             power = np.mean(np.square(frames, dtype=np.float64), axis=0) + 1e-12
-        lift = 10.0 * np.log10(power) - self._floor.feed(10.0 * np.log10(power))
+        self.level = 10.0 * np.log10(power)
+        lift = self.level - self._floor.feed(self.level)
         heard = np.full(frames.shape[1], probability)
         if self._bands is None:
             return heard, lift
         if self._ahead:
             expected, bands = self._ahead.popleft()
-            if not np.array_equal(expected, frames):
+            if not same_chunk(expected, frames):
                 raise RuntimeError("Voicing.hear: a chunk other than the one expected")
         else:
             bands = self._bands.hear(frames)

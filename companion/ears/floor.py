@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -49,3 +51,12 @@ class RoomFloor:
         """How far one channel's chunk stands above the room: ``level``
         fed, less the floor."""
         return level - float(self.feed([level])[0])
+
+
+def median(values: Sequence[float]) -> float:
+    """``np.median``'s value for a handful of floats (the same to the bit:
+    the middle one, or the mean of the two), without its cost: some 20 us
+    a call here, and it was called on most voiced chunks."""
+    ordered = sorted(values)
+    half = len(ordered) // 2
+    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2

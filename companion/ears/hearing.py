@@ -51,6 +51,7 @@ from .detect import (
     Voicing,
     segmenter_for,
 )
+from .floor import median
 
 log = logging.getLogger(__name__)
 
@@ -222,7 +223,7 @@ class Hearing:
         power = np.square(mono[:, None], dtype=np.float64).sum(axis=0) / len(mono) + 1e-12
         probabilities, lifts = self._voicing.hear(mono, 0, power)
         probability, lift = float(probabilities[0]), float(lifts[0])
-        level = 10.0 * float(np.log10(power[0]))  # detect.level_db
+        level = float(self._voicing.level[0])  # detect.level_db, as the detector reckoned it
         if self._voicing.whispered[0]:
             level += WHISPER_LOUDNESS_DB  # a voice at the table (detect.WHISPER_LOUDNESS_DB)
         was_open = self._segmenter.open_since is not None
@@ -234,7 +235,7 @@ class Hearing:
         if probability >= self._segmenter.threshold:
             self._levels = [*self._levels[-(self._segmenter.window - 1) :], level]
             if opened is not None:
-                self._peak = max(self._peak, round(float(np.median(self._levels)), 1))
+                self._peak = max(self._peak, round(median(self._levels), 1))
         if opened is None:
             self._before.append((chunk, mono))
             heard = [(chunk, mono)] if was_open else []  # an utterance's last chunk

@@ -35,7 +35,7 @@ from itertools import pairwise
 import numpy as np
 
 from .capture import RATE
-from .floor import CHUNK
+from .floor import CHUNK, median
 
 #: an utterance opens only where its voiced chunks' median level stands
 #: this far above the room's floor (chosen by bench/ears.py's figures,
@@ -184,7 +184,7 @@ class Segmenter:
 
     def _stands_out(self, lifts: list[float | None]) -> bool:
         known = [d for d in lifts if d is not None]
-        return len(known) < len(lifts) or float(np.median(known)) >= self.lift_db
+        return len(known) < len(lifts) or median(known) >= self.lift_db
 
     def _rings(self, lifts: list[float | None]) -> bool:
         """Whether the voiced chunks sound like a knock's ring: loud at
