@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from companion.ears.detect import RoomFloor, Segmenter, chunks, judge, segments
+from companion.ears.floor import median
 from testkit.corpus import make_corpus, room_only
 
 
@@ -185,3 +186,12 @@ def test_a_club_can_ask_less_of_a_voice_in_a_loud_room() -> None:
         return sum(any(s.start < u.end_s and s.end > u.start_s for s in found) for u in spoken)
 
     assert heard(8.0) == len(spoken) > heard(20.0)
+
+
+def test_the_median_of_a_handful_is_numpys_to_the_bit() -> None:
+    rng = np.random.default_rng(7)
+    for size in range(1, 13):
+        for _ in range(300):
+            levels = list(rng.uniform(-90.0, 0.0, size))
+            assert median(levels) == float(np.median(levels)), levels
+    assert median([3.0, 1.0]) == 2.0 and median([-5.0]) == -5.0
