@@ -133,4 +133,6 @@ class GameScreen(Screen[None]):
         self.app.push_screen(AskText(prompt, value), then)
 
     def action_undo(self) -> None:
-        self.submit(Undone())
+        # The host's own undo: past the microphone's flags that came after
+        # the input it takes back (they are proposed again).
+        self.submit(Undone(past_flags=True))

@@ -135,7 +135,26 @@ def _undo(game: Game, event: Undone) -> tuple[Game, tuple[Effect, ...]]:
     (``Undone.remaining``): paused, so that the host looks and corrects
     before it runs again, or, when the undone input was the pause itself,
     running. Without ``remaining`` (an old journal) the timers come back as
-    they ran."""
+    they ran. ``past_flags``: the microphone's flags after that input are
+    passed over and proposed again on the state restored (those that still
+    apply there)."""
+    flags = views.trailing_flags(game) if event.past_flags else ()
+    undone = game
+    for _ in flags:
+        assert undone.prev is not None
+        undone = undone.prev
+    restored, effects = _take_back(undone, event)
+    for flag in flags:
+        try:
+            restored, more = step(restored, flag)
+        except IllegalInput:  # no longer heard where the table stands again
+            continue
+        effects += more
+    return restored, effects
+
+
+def _take_back(game: Game, event: Undone) -> tuple[Game, tuple[Effect, ...]]:
+    """``game`` (made by the input taken back) undone."""
     require(game.prev is not None, "there is nothing to undo")
     previous = game.prev
     assert previous is not None

@@ -274,13 +274,23 @@ class Undone:
     the shell that keeps the deadlines measured them; a timer the input
     stopped comes back paused with that much (the host looks, corrects and
     lets it run again). None: a journal written before undo carried it (the
-    timers come back as they ran)."""
+    timers come back as they ran).
+
+    ``past_flags``: the host's own undo (the console's ``u``). The
+    microphone's flags that came after the last input of anyone else (the
+    host, a seat, a timer) are passed over: that input is taken back, and
+    the flags are proposed again on the game it restores. False: the last
+    input, a flag too (a journal written before this, a script's
+    ``undo``)."""
 
     remaining: Remaining | None = None
+    past_flags: bool = False
 
     def __post_init__(self) -> None:
         if self.remaining is not None:
             _remaining(self.remaining)
+        if not isinstance(self.past_flags, bool):
+            raise BadEvent(f"past_flags must be true or false, got {self.past_flags!r}")
 
 
 #: What the microphone can flag (companion/ears/flags.py): speech at night,

@@ -9,9 +9,10 @@ All derived from ``Game``; nothing here changes state.
 from __future__ import annotations
 
 from . import procedures
+from .events import SpeechFlagged
 from .state import Game
 
-__all__ = ["light_changes", "lights", "phase_name"]
+__all__ = ["light_changes", "lights", "phase_name", "trailing_flags"]
 
 
 def phase_name(game: Game) -> str:
@@ -37,3 +38,19 @@ def light_changes(before: Game | None, after: Game) -> list[tuple[int, str]]:
     if len(old) != len(now):
         return list(enumerate(now, 1))
     return [(n, mode) for n, (was, mode) in enumerate(zip(old, now, strict=True), 1) if was != mode]
+
+
+def trailing_flags(game: Game) -> tuple[SpeechFlagged, ...]:
+    """The microphone's flags that made the latest states, oldest first:
+    what the host's undo passes over (``Undone.past_flags``). A flag's
+    state is one ``speech_flagged`` line on the state before it."""
+    flags: list[SpeechFlagged] = []
+    while (
+        game.prev is not None
+        and game.log is not None
+        and game.log.kind == "speech_flagged"
+        and game.log.prev is game.prev.log
+    ):
+        flags.append(SpeechFlagged(**dict(game.log.data)))  # type: ignore[arg-type]
+        game = game.prev
+    return tuple(reversed(flags))

@@ -143,27 +143,43 @@ class Timers:
         # a game): an undo gives a timer that had run out its whole length.
         self._lengths: dict[int, float] = {}
 
-    def accepted(self, event: Event, changed: bool, effects: tuple[Effect, ...], at: float) -> None:
+    def accepted(
+        self,
+        event: Event,
+        changed: bool,
+        effects: tuple[Effect, ...],
+        at: float,
+        *,
+        flags: tuple[int, int] = (0, 0),
+    ) -> None:
         """Follow an input the engine accepted at ``at`` (``changed``: the game
-        is a new state, not the one before)."""
+        is a new state, not the one before). ``flags``: for the host's undo,
+        the microphone's flags it passed over and those it proposed again
+        (``Undone.past_flags``): each a state of its own, no timer changed."""
         if isinstance(event, Undone):
+            passed, again = flags
+            del self._history[len(self._history) - passed :]
             self.restore(self._history.pop()[0] if self._history else {})
         else:
             if changed:
                 self._history.append((self.deadlines, at))  # an expired timer included
             if isinstance(event, TimerExpired):
                 self.expired(event.name)
+            again = 0
         if effects:
             self.carry_out(effects, at)
+        self._history.extend([(self.deadlines, at)] * again)
 
-    def undo_remaining(self) -> tuple[tuple[str, float], ...]:
+    def undo_remaining(self, passed: int = 0) -> tuple[tuple[str, float], ...]:
         """For an undo now: each timer that ran before the last input that
-        changed the game, with the seconds it had left when that input came;
-        a timer that had (nearly) run out, its whole length, so that what it
-        timed (a vote window, a night step) opens again whole."""
-        if not self._history:
+        changed the game (``passed``: before the inputs this many back, the
+        microphone's flags the undo passes over), with the seconds it had
+        left when that input came; a timer that had (nearly) run out, its
+        whole length, so that what it timed (a vote window, a night step)
+        opens again whole."""
+        if len(self._history) <= passed:
             return ()
-        deadlines, at = self._history[-1]
+        deadlines, at = self._history[-1 - passed]
         left = []
         for name, (deadline, generation) in deadlines.items():
             seconds = deadline - at

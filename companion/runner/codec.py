@@ -115,7 +115,7 @@ _CORE_SHAPES: dict[str, Shape] = {
     **{name: (("target",), ("seat",)) for name in _NIGHT_ACTIONS},
     "best_move": (("seat", "suspects"), ()),
     "surrender": (("team",), ()),
-    "undo": ((), ("remaining",)),
+    "undo": ((), ("remaining", "past_flags")),
     "wait": ((), ()),
     # a practice game's clock speed from here on: not an input to the engine
     "speed": (("factor",), ()),
@@ -273,8 +273,12 @@ def _night_choice(action: str | None) -> Callable[[dict[str, Any]], Event]:
 #: ruleset, apart)
 _BUILD: dict[str, Callable[[dict[str, Any]], Event | None]] = {
     "next": lambda obj: HostAdvanced(),
-    # without "remaining": a script (the driver fills it) or an old journal
-    "undo": lambda obj: Undone(remaining(obj) if "remaining" in obj else None),
+    # without "remaining": a script (the driver fills it) or an old journal;
+    # "past_flags": the host's own undo (the console's), which passes over
+    # the microphone's flags
+    "undo": lambda obj: Undone(
+        remaining(obj) if "remaining" in obj else None, past_flags=flag(obj, "past_flags")
+    ),
     "wait": lambda obj: None,
     "speed": _speed_line,
     "press": lambda obj: SeatPressed(seat(obj, "seat")),
@@ -326,8 +330,13 @@ def encode(event: Event) -> dict[str, Any]:
         return {"input": input_name(event), **whose, "target": event.target}
     if isinstance(event, TimersPaused):
         return {"input": "pause", "remaining": _pairs(event.remaining)}
-    if isinstance(event, Undone) and event.remaining is not None:
-        return {"input": "undo", "remaining": _pairs(event.remaining)}
+    if isinstance(event, Undone):
+        undo: dict[str, Any] = {"input": "undo"}
+        if event.remaining is not None:
+            undo["remaining"] = _pairs(event.remaining)
+        if event.past_flags:
+            undo["past_flags"] = True
+        return undo
     if isinstance(event, TimeAdjusted):
         return {"input": "adjust", "seconds": event.seconds, "remaining": _pairs(event.remaining)}
     name, attributes = _FIELDS_OF[type(event)]

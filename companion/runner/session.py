@@ -33,6 +33,7 @@ from ..core.effects import Effect, Ignored
 from ..core.engine import apply
 from ..core.events import Event, GameSetUp, TimeAdjusted, TimerExpired, TimersPaused, Undone
 from ..core.state import Game
+from ..core.views import trailing_flags
 from . import codec, fields
 from .clock import Deadlines, Kept, Timers
 from .journal import Journal
@@ -145,8 +146,12 @@ class GameSession:
         kind = type(event)
         if kind is TimersPaused or kind is TimeAdjusted:
             event = self._with_time_left(event, at)
-        elif kind is Undone and self.fill_undo:
-            event = self._with_undo_time(event)
+        # The host's undo passes over the microphone's latest flags: the
+        # timers go back past them (clock.Timers.accepted).
+        past_flags = isinstance(event, Undone) and event.past_flags and self.game is not None
+        passed = len(trailing_flags(self.game)) if past_flags and self.game is not None else 0
+        if kind is Undone and self.fill_undo:
+            event = self._with_undo_time(event, passed)
         before = self.game
         game, effects = apply(before, event)
         record: dict[str, Any] | None = None
@@ -162,7 +167,10 @@ class GameSession:
         self.inputs += 1
         if kind is GameSetUp and self.speed != 1.0:
             self.speeds.append((at, self.speed))
-        self.timers.accepted(event, game is not before and before is not None, effects, at)
+        again = len(trailing_flags(game)) if past_flags else 0
+        self.timers.accepted(
+            event, game is not before and before is not None, effects, at, flags=(passed, again)
+        )
         if line is not None and kind is not TimerExpired:
             if line > self.last_line:
                 self.last_line = line
@@ -251,11 +259,11 @@ class GameSession:
             return TimeAdjusted(event.seconds, self.timers.remaining(at))
         return event
 
-    def _with_undo_time(self, event: Event) -> Event:
+    def _with_undo_time(self, event: Event, passed: int) -> Event:
         """The host's undo carries what the timers had left (a journal's
-        line already does)."""
+        line already does); ``passed``: the flags it passes over."""
         if isinstance(event, Undone) and event.remaining is None:
-            return Undone(self.timers.undo_remaining())
+            return Undone(self.timers.undo_remaining(passed), past_flags=event.past_flags)
         return event
 
     def fire_due(self, until: float) -> None:

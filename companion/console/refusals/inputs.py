@@ -90,6 +90,11 @@ MALFORMED: dict[str, Entry] = {
         "секунд должно быть не ноль и не больше часа, а введено {0}",
         "the seconds must be more than none and at most an hour, got {0}",
     ),
+    "past_flags must be true or false, got {!r}": (
+        ("value",),
+        "отмена мимо отметок микрофона — да или нет, а получено {0}",
+        "undo past the microphone's flags is yes or no, got {0}",
+    ),
     "kind must be one of {}, got {!r}": (
         ("kinds", "value"),
         "микрофон отметил неизвестное (бывает: {0})",

@@ -25,7 +25,7 @@ MAX_ITEMS = 3
 
 def undo_line(before: Game, after: Game, words: Words) -> tuple[str, str | None]:
     """(the line for anyone, the line with the night's seats or None)."""
-    taken = records(before)[len(records(after)) - 1 :]
+    taken = _taken_back(before, after)
     public: list[str] = []
     secret: list[str] = []
     for record in taken:
@@ -46,6 +46,16 @@ def undo_line(before: Game, after: Game, words: Words) -> tuple[str, str | None]
     line = words("undo.line", what=_listed(public, words), where=where)
     private = words("undo.line", what=_listed(secret, words), where=where)
     return line, (private if private != line else None)
+
+
+def _taken_back(before: Game, after: Game) -> list[Record]:
+    """The records of the input the undo took back: after its own
+    ``undone`` record only the microphone's flags it proposed again
+    (``Undone.past_flags``), and the record names how many it took."""
+    now = records(after)
+    at = max((k for k, record in enumerate(now) if record.kind == "undone"), default=len(now) - 1)
+    kinds = str(dict(now[at].data).get("records", ""))
+    return records(before)[at : at + len(kinds.split(",")) if kinds else at]
 
 
 def _listed(items: list[str], words: Words) -> str:
