@@ -73,6 +73,8 @@ RATE = 16_000
 #: counted from this many seconds to that many: the figure is the difference
 FROM_S, TO_S = 10.0, 30.0
 NBODY = ROOT / "bench" / "arm" / "nbody.py"
+#: what both plugins include
+HEADER = "qemu_plugin_v1.h"
 #: a Raspberry Pi 4 Model B (4 GB) at 1.5 GHz, the performance governor:
 #: n-body in Python, 5,000,000 steps, 158.263 s (C. Mehta, "Performance
 #: Analysis of Languages on Raspberry Pi", chaitanyamehta.github.io)
@@ -192,7 +194,8 @@ def _plugin(name: str) -> Path:
     """``bench/arm/NAME.c``, built (qemu loads it)."""
     built = CACHE / f"lib{name}.so"
     source = ROOT / "bench" / "arm" / f"{name}.c"
-    if built.exists() and built.stat().st_mtime >= source.stat().st_mtime:
+    newest = max(path.stat().st_mtime for path in (source, source.with_name(HEADER)))
+    if built.exists() and built.stat().st_mtime >= newest:
         return built
     if shutil.which("gcc") is None:
         sys.exit(f"bench/ears_arm.py: needs gcc to build {source} (apt install gcc)")
@@ -215,18 +218,13 @@ def _clip() -> Path:
 
 def _wav(seconds: float) -> Path:
     """The clip's first ``seconds`` as a card's 16-bit WAV (the process's microphone)."""
-    import wave
-
-    import numpy as np
-
     path = CACHE / f"clip-{seconds:g}.wav"
     if not path.exists():
-        samples = np.load(_clip())[: int(seconds * RATE)]
-        with wave.open(str(path), "wb") as out:
-            out.setnchannels(1)
-            out.setsampwidth(2)
-            out.setframerate(RATE)
-            out.writeframes(np.round(samples * 32767).astype("<i2").tobytes())
+        import numpy as np
+
+        from testkit.room import save_wav
+
+        save_wav(path, np.load(_clip())[: int(seconds * RATE), None])
     return path
 
 

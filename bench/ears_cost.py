@@ -37,7 +37,6 @@ import sys
 import tempfile
 import threading
 import time
-import wave
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -50,6 +49,7 @@ from companion.ears.capture import Block
 from companion.ears.detect import CHUNK
 from companion.ears.hearing import EarsSettings, Hearing
 from testkit.hard_corpus import PARTS, cached
+from testkit.room import save_wav
 
 RATE = 16_000
 NBODY = Path(__file__).resolve().parent / "arm" / "nbody.py"
@@ -146,12 +146,7 @@ def main() -> None:
         print(f"a Pi 4 at x{factor:.1f} this machine: n-body's time there over its time here")
     samples = clip.samples[: int(args.seconds * RATE)]
     with tempfile.TemporaryDirectory(prefix="ears-cost-") as folder:
-        wav = Path(folder) / "table.wav"
-        with wave.open(str(wav), "wb") as out:
-            out.setnchannels(1)
-            out.setsampwidth(2)
-            out.setframerate(RATE)
-            out.writeframes(np.round(samples * 32767).astype("<i2").tobytes())
+        wav = save_wav(Path(folder) / "table.wav", samples[:, None])
         seconds = len(samples) / RATE
         for detector in ("silero", "silero-whisper"):
             load = os.getloadavg()

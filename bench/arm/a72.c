@@ -21,46 +21,13 @@
  * At exit, one line to the file out=FILE:
  *   insns=N cond=N cond_miss=N indirect=N indirect_miss=N ret_miss=N l1d=N
  *   l1i_stream=N l1i_random=N l1d_stream=N l1d_random=N l2_stream=N l2_random=N
- * qemu 7.2's TCG plugin interface, version 1 (declared here: Debian ships
- * no header).
+ * qemu 7.2's TCG plugin interface, version 1 (qemu_plugin_v1.h).
  */
 #include <inttypes.h>
 #include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-typedef uint64_t qemu_plugin_id_t;
-typedef uint32_t qemu_plugin_meminfo_t;
-struct qemu_plugin_tb;
-struct qemu_plugin_insn;
-enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS };
-enum qemu_plugin_mem_rw { QEMU_PLUGIN_MEM_R = 1, QEMU_PLUGIN_MEM_W, QEMU_PLUGIN_MEM_RW };
-typedef void (*udata_cb)(qemu_plugin_id_t id, void *userdata);
-typedef void (*vcpu_udata_cb)(unsigned int vcpu_index, void *userdata);
-typedef void (*tb_trans_cb)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
-typedef void (*mem_cb)(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
-                       void *userdata);
-typedef void (*syscall_cb)(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num,
-                           uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
-                           uint64_t a6, uint64_t a7, uint64_t a8);
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, tb_trans_cb cb);
-void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, vcpu_udata_cb cb,
-                                          enum qemu_plugin_cb_flags flags, void *userdata);
-void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, mem_cb cb,
-                                      enum qemu_plugin_cb_flags flags,
-                                      enum qemu_plugin_mem_rw rw, void *userdata);
-void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id, syscall_cb cb);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, udata_cb cb, void *userdata);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
-const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
-size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
-uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
-
-__attribute__((visibility("default"))) int qemu_plugin_version = 1;
+#include "qemu_plugin_v1.h"
 
 #define LINE 6 /* 64-byte lines */
 #define GETPPID 173 /* aarch64 */
@@ -287,13 +254,11 @@ static void called(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint64_t
     }
 }
 
-static char out_path[4096];
-
 static void finished(qemu_plugin_id_t id, void *userdata)
 {
     (void)id;
     (void)userdata;
-    FILE *out = out_path[0] ? fopen(out_path, "w") : stderr;
+    FILE *out = open_out();
     if (out == NULL)
         return;
     fprintf(out,
@@ -304,8 +269,7 @@ static void finished(qemu_plugin_id_t id, void *userdata)
             n.insns, n.cond, n.cond_miss, n.indirect, n.indirect_miss, n.ret_miss, n.l1d,
             l1i_miss.stream, l1i_miss.random, l1d_miss.stream, l1d_miss.random, l2_miss.stream,
             l2_miss.random);
-    if (out != stderr)
-        fclose(out);
+    close_out(out);
 }
 
 __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id,
@@ -313,9 +277,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
                                                                char **argv)
 {
     (void)info;
-    for (int i = 0; i < argc; i++)
-        if (strncmp(argv[i], "out=", 4) == 0)
-            snprintf(out_path, sizeof out_path, "%s", argv[i] + 4);
+    take_out_path(argc, argv);
     cache_init(&l1i, 48 * 1024, 3);
     cache_init(&l1d, 32 * 1024, 2);
     cache_init(&l2, 1024 * 1024, 16);
