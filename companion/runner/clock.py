@@ -158,7 +158,7 @@ class Timers:
         (``Undone.past_flags``): each a state of its own, no timer changed."""
         if isinstance(event, Undone):
             passed, again = flags
-            del self._history[len(self._history) - passed :]
+            del self._history[max(0, len(self._history) - passed) :]
             self.restore(self._history.pop()[0] if self._history else {})
         else:
             if changed:
