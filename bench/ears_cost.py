@@ -15,6 +15,11 @@ detector, the whisper channel, the messages. The load average is printed
 beside it: the figure is CPU time, not wall time, but a busy machine's
 caches and frequency move it a little.
 
+It says first what it runs on (a Pi's board, or the CPU) and the clock's
+governor, and while the process listens it reads the first core's clock
+every half second where the kernel scales it: on a Pi, the figure comes
+with the clock it ran at.
+
 ``--wakes`` measures instead, in this process, what the same work costs
 woken as a card wakes it: 20 s of the clip through ``hearing.Hearing``
 back to back, then paced at one, two and four chunks a wake.
@@ -55,6 +60,55 @@ RATE = 16_000
 NBODY = Path(__file__).resolve().parent / "arm" / "nbody.py"
 #: n-body's steps timed here; a Pi 4 took 158.263 s for 5,000,000 (ears_arm.py)
 NBODY_STEPS = 500_000
+#: the first core's clock, where the kernel scales it (a Pi's: 600-1500 MHz)
+CPUFREQ = Path("/sys/devices/system/cpu/cpu0/cpufreq")
+
+
+def machine(
+    board: Path = Path("/proc/device-tree/model"),
+    cpuinfo: Path = Path("/proc/cpuinfo"),
+    cpufreq: Path = CPUFREQ,
+) -> str:
+    """What a figure was measured on: a Pi's board (its device tree) or the
+    CPU's name, and the clock's governor (ondemand keeps a lightly loaded
+    Pi at 600 MHz: docs/listening.md, "The cost")."""
+    if board.exists():
+        name = board.read_text().strip("\x00\n")
+    else:
+        named = (line for line in cpuinfo.read_text().splitlines() if line.startswith("model name"))
+        name = next((line.split(":", 1)[1].strip() for line in named), "an unknown CPU")
+    governor = cpufreq / "scaling_governor"
+    how = governor.read_text().strip() if governor.exists() else "none (no cpufreq here)"
+    return f"{name}; clock governor: {how}"
+
+
+class ClockWatch:
+    """The first core's clock, read every half second while a figure is
+    measured: what a Pi actually ran at (nothing where there is no cpufreq)."""
+
+    def __init__(self) -> None:
+        self.mhz: list[float] = []
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> ClockWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        now = CPUFREQ / "scaling_cur_freq"
+        while now.exists() and not self._done.wait(0.5):
+            self.mhz.append(int(now.read_text()) / 1000)
+
+    def said(self) -> str:
+        if not self.mhz:
+            return ""
+        seen = sorted(self.mhz)
+        return f"; clock {seen[0]:.0f}-{seen[-1]:.0f} MHz, median {seen[len(seen) // 2]:.0f}"
 
 
 def process_cpu(pid: int) -> float:
@@ -140,6 +194,7 @@ def main() -> None:
     if args.wakes:
         wakes(clip.samples)
         return
+    print(f"measured on: {machine()}")
     factor = args.pi_factor
     if factor is None:
         factor = pi_factor()
@@ -150,12 +205,13 @@ def main() -> None:
         seconds = len(samples) / RATE
         for detector in ("silero", "silero-whisper"):
             load = os.getloadavg()
-            cpu, start, closed = listening_cpu(wav, detector)
+            with ClockWatch() as clock:
+                cpu, start, closed = listening_cpu(wav, detector)
             print(
                 f"{detector}: {cpu:.2f} s CPU for {seconds:.0f} s of audio = {cpu / seconds:.4f} s"
                 f" per second (a Pi 4 at x{factor:.1f}: {cpu / seconds * factor:.3f});"
                 f" start-up {start:.2f} s, not counted; {closed} utterances;"
-                f" load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+                f" load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}{clock.said()}"
             )
 
 
