@@ -148,7 +148,7 @@ class GameSession:
             event = self._with_time_left(event, at)
         # The host's undo passes over the microphone's latest flags: the
         # timers go back past them (clock.Timers.accepted).
-        past_flags = isinstance(event, Undone) and event.past_flags and self.game is not None
+        past_flags = isinstance(event, Undone) and event.past_flags
         passed = len(trailing_flags(self.game)) if past_flags and self.game is not None else 0
         if kind is Undone and self.fill_undo:
             event = self._with_undo_time(event, passed)
