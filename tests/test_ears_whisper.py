@@ -200,3 +200,39 @@ def test_the_bands_of_a_block_are_the_bands_of_each_chunk_in_turn(
             whispered += int(heard.whisper.any())
         first += len(block)
     assert whispered > 10  # the whisper was heard as one
+
+
+def test_a_mono_chunk_is_heard_as_each_of_two_alike_channels(
+    whisper_in_pink: np.ndarray[Any, Any],
+) -> None:
+    """``Voicing.hear_mono`` (the table's one microphone: the rules on
+    Python numbers) gives what ``hear``'s rules on arrays give each of two
+    channels that carry the same sound: a whisper, a word said out loud
+    and knocks, over pink noise. The same to the last bits only: numpy's
+    log10 of two values is not always its log10 of one (against the
+    arrays of one value that mono was heard with before, every utterance
+    and message was the same: docs/listening.md, the tenth round)."""
+    rng = np.random.default_rng(31)
+    word = near_room(render("Спасибо", "ru", 170), rng)
+    knocks = np.concatenate([transient("knock", rng) for _ in range(2)])
+    sound = np.concatenate([whisper_in_pink, _over("pink", word, 25.0, seed=32),
+                            _over("pink", knocks, 20.0, seed=33)])  # fmt: skip
+    chunks = sound[: len(sound) - len(sound) % CHUNK].reshape(-1, CHUNK)
+    mono, both = Voicing("silero-whisper"), Voicing("silero-whisper", channels=2)
+    mono.expect(chunks)
+    both.expect(np.repeat(chunks[:, :, None], 2, axis=2))
+    told = {"whispered": 0, "sounding": 0, "loud": 0}
+    for chunk in chunks:
+        one = mono.hear_mono(chunk)
+        heard, lift = both.hear(np.stack([chunk, chunk], axis=1))
+        for channel in (0, 1):
+            assert (one.probability, one.lift, one.level) == pytest.approx(
+                (heard[channel], lift[channel], both.level[channel]), rel=1e-12, abs=1e-12
+            )
+            assert (one.whispered, one.sounding, one.steady) == (
+                both.whispered[channel], both.sounding[channel], both.steady[channel]
+            )  # fmt: skip
+        told["whispered"] += one.whispered
+        told["sounding"] += one.sounding
+        told["loud"] += one.probability >= 0.8 and not one.whispered
+    assert min(told.values()) > 0, told  # every rule was met

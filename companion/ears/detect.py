@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -125,6 +126,17 @@ RING_DROP_DB = 8.0
 RING_PEAK_DB = 18.0
 
 
+class MonoHeard(NamedTuple):
+    """One channel's chunk, as ``Voicing.hear_mono`` hears it."""
+
+    probability: float  # of speech (0..1), the whisper channel's included
+    lift: float  # dB above the room's floor (the floor per band where speech sounds)
+    level: float  # the chunk's loudness (dB, ``level_db``)
+    whispered: bool  # the whisper channel heard a whisper
+    sounding: bool  # a word's sound the detector does not call speech yet
+    steady: bool  # its speech band does not chatter
+
+
 class Voicing:
     """A chunk of each channel in, each channel's (speech probability, lift
     above the room) out: what every segmenter here is fed, live and in
@@ -204,23 +216,80 @@ class Voicing:
         if self._bands is not None and len(group) > 1:
             self._ahead.extend(zip(group, self._bands.hear_block(group), strict=True))
 
-    def hear(
-        self, chunk: Samples, column: int = 0, power: npt.NDArray[np.float64] | None = None
-    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """``chunk``: (frames, channels) or mono; ``column``: the one the
-        detector hears; ``power``: each channel's mean square, if known."""
-        frames = chunk[:, None] if chunk.ndim == 1 else chunk
+    def _advance(self) -> None:
+        """A chunk is heard: the next group of those expected, when due."""
         if self._future is not None and not self._left:
             if self._future_at < len(self._future[0]):
                 self._next_group()
             else:
                 self._future = None
         self._left = max(0, self._left - 1)
-        young: float | None = None
+
+    def _detect(self, mono: Samples) -> tuple[float, float | None]:
+        """The running detector's probability of a mono chunk, and the
+        young Silero's where both are asked at once."""
         if self._pair is not None:
-            probability, young = self._pair.hear(frames[:, column])
-        else:
-            probability = self._judge(frames[:, column])
+            return self._pair.hear(mono)
+        return self._judge(mono), None
+
+    def _bands_of(self, frames: Samples) -> Heard:
+        """The whisper channel's verdict on the next chunk, (frames, channels)."""
+        assert self._bands is not None
+        if not self._ahead:
+            return self._bands.hear(frames)
+        expected, bands = self._ahead.popleft()
+        if not same_chunk(expected, frames):
+            raise RuntimeError("Voicing.hear: a chunk other than the one expected")
+        return bands
+
+    def hear_mono(self, chunk: Samples, power: float | None = None) -> MonoHeard:
+        """One channel's chunk (frames,), and its mean square if known:
+        the verdict ``hear``'s rules on arrays give it, to the bit, in
+        Python's numbers. The table's one microphone was heard with those
+        rules on arrays of one value, a numpy call for each comparison: on
+        a Pi's core that cost more than the arithmetic (bench/ears_arm.py:
+        the listening work went from 30.0 M to 23.5 M aarch64 instructions
+        a second of audio, every utterance the same: docs/listening.md)."""
+        self._advance()
+        probability, young = self._detect(chunk)
+        if power is None:
+            power = float(np.square(chunk, dtype=np.float64).sum()) / len(chunk) + 1e-12
+        # np.log10, not math.log10: they differ in the last bit of some values
+        level = 10.0 * float(np.log10(power))
+        lift = level - self._floor.feed_one(level)
+        if self._bands is None:
+            return MonoHeard(probability, lift, level, False, False, True)
+        bands = self._bands_of(chunk[:, None])
+        speech_lift, jitter = bands.speech_lift.item(), bands.speech_jitter.item()
+        steady = jitter <= LOUD_JITTER_DB
+        heard = probability
+        if probability >= LOUD_PROBABILITY and speech_lift >= LOUD_LIFT_DB and steady:
+            clear = speech_lift >= CLEAR_LIFT_DB and jitter <= CLEAR_JITTER_DB
+            heard = max(heard, CLEAR_PROBABILITY if clear else 0.5)
+        if self.fresh is not None:
+            heard = max(heard, self.fresh.hear(chunk, probability, speech_lift, steady, young))
+        if heard >= 0.5:
+            lift = speech_lift
+        sounding = heard < 0.5 and speech_lift >= SOUNDING_LIFT_DB and steady
+        whispered = heard < 0.5 and bool(bands.whisper.item())
+        self.mid_power = bands.mid_power
+        if whispered:
+            heard, lift = WHISPER_PROBABILITY, bands.mid_lift.item()
+        return MonoHeard(heard, lift, level, whispered, sounding, steady)
+
+    def hear(
+        self, chunk: Samples, column: int = 0, power: npt.NDArray[np.float64] | None = None
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """``chunk``: (frames, channels) or mono; ``column``: the one the
+        detector hears; ``power``: each channel's mean square, if known."""
+        frames = chunk[:, None] if chunk.ndim == 1 else chunk
+        if frames.shape[1] == 1:
+            one = self.hear_mono(frames[:, 0], None if power is None else float(power[0]))
+            self.level[0], self.whispered[0] = one.level, one.whispered
+            self.sounding[0], self.steady[0] = one.sounding, one.steady
+            return np.array([one.probability]), np.array([one.lift])
+        self._advance()
+        probability, young = self._detect(frames[:, column])
         if power is None:
             power = np.mean(np.square(frames, dtype=np.float64), axis=0) + 1e-12
         self.level = 10.0 * np.log10(power)
@@ -228,12 +297,7 @@ class Voicing:
         heard = np.full(frames.shape[1], probability)
         if self._bands is None:
             return heard, lift
-        if self._ahead:
-            expected, bands = self._ahead.popleft()
-            if not same_chunk(expected, frames):
-                raise RuntimeError("Voicing.hear: a chunk other than the one expected")
-        else:
-            bands = self._bands.hear(frames)
+        bands = self._bands_of(frames)
         steady = self.steady = bands.speech_jitter <= LOUD_JITTER_DB
         loud = (heard >= LOUD_PROBABILITY) & (bands.speech_lift >= LOUD_LIFT_DB) & steady
         clear = (
@@ -264,8 +328,8 @@ class Voicing:
 
     def __call__(self, chunk: Samples) -> tuple[float, float]:
         """A mono chunk: its probability and lift."""
-        probability, lift = self.hear(chunk)
-        return float(probability[0]), float(lift[0])
+        heard = self.hear_mono(chunk)
+        return heard.probability, heard.lift
 
 
 def segmenter_for(detector: DetectorName | ChunkJudge, lift_db: float = LIFT_DB) -> Segmenter:
@@ -352,11 +416,8 @@ class MonoSegments:
         """One whole chunk, the next; an utterance when one has ended."""
         at = self._start_at + self.count * CHUNK / RATE
         self.count += 1
-        probability, lift = self._voicing(chunk)
-        voicing = self._voicing
-        return self.segmenter.feed(
-            at, probability, lift, bool(voicing.sounding[0]), bool(voicing.steady[0])
-        )
+        heard = self._voicing.hear_mono(chunk)
+        return self.segmenter.feed(at, heard.probability, heard.lift, heard.sounding, heard.steady)
 
     @property
     def open_since(self) -> float | None:

@@ -148,11 +148,15 @@ class Hearing:
         # The detector hears the loudest channel: with a microphone per seat,
         # the speaker's own; one Silero per channel would cost ten times more.
         monos = [loudest(self._mics(chunk)) for chunk in chunks]
-        self._voicing.expect(np.stack(monos))  # the block's chunks in one call
-        for chunk, mono in zip(chunks, monos, strict=True):
+        stacked = np.stack(monos)
+        self._voicing.expect(stacked)  # the block's chunks in one call
+        # each one's mean square once (the detector's lift and the loudness
+        # alike), for the block at once: the same sums as a chunk at a time
+        powers = (np.square(stacked, dtype=np.float64).sum(axis=1) / CHUNK + 1e-12).tolist()
+        for chunk, mono, power in zip(chunks, monos, powers, strict=True):
             at = self._pending_at
             self._pending_at += CHUNK / RATE
-            self._chunk(at, chunk, mono)
+            self._chunk(at, chunk, mono, power)
 
     def _seats(self, settings: EarsSettings) -> Any:
         """Who spoke, for a layout with more than one microphone; a missing
@@ -218,18 +222,17 @@ class Hearing:
         if self._tracker is not None:
             self._tracker.reset()
 
-    def _chunk(self, at: float, chunk: np.ndarray[Any, Any], mono: np.ndarray[Any, Any]) -> None:
-        # its mean square once: the detector's lift and the loudness alike
-        power = np.square(mono[:, None], dtype=np.float64).sum(axis=0) / len(mono) + 1e-12
-        probabilities, lifts = self._voicing.hear(mono, 0, power)
-        probability, lift = float(probabilities[0]), float(lifts[0])
-        level = float(self._voicing.level[0])  # detect.level_db, as the detector reckoned it
-        if self._voicing.whispered[0]:
+    def _chunk(
+        self, at: float, chunk: np.ndarray[Any, Any], mono: np.ndarray[Any, Any], power: float
+    ) -> None:
+        verdict = self._voicing.hear_mono(mono, power)
+        probability = verdict.probability
+        level = verdict.level  # detect.level_db, as the detector reckoned it
+        if verdict.whispered:
             level += WHISPER_LOUDNESS_DB  # a voice at the table (detect.WHISPER_LOUDNESS_DB)
         was_open = self._segmenter.open_since is not None
-        voicing = self._voicing
         segment = self._segmenter.feed(
-            at, probability, lift, bool(voicing.sounding[0]), bool(voicing.steady[0])
+            at, probability, verdict.lift, verdict.sounding, verdict.steady
         )
         opened = self._segmenter.open_since
         if probability >= self._segmenter.threshold:
