@@ -5,11 +5,13 @@ segment; loud white noise is speech to webrtcvad alone."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
-from companion.ears.detect import RoomFloor, Segmenter, chunks, judge, segments
-from companion.ears.floor import median
+from companion.ears.detect import Segmenter, chunks, judge, segments
+from companion.ears.floor import RoomFloor, median
 from testkit.corpus import make_corpus, room_only
 
 
@@ -195,3 +197,29 @@ def test_the_median_of_a_handful_is_numpys_to_the_bit() -> None:
             levels = list(rng.uniform(-90.0, 0.0, size))
             assert median(levels) == float(np.median(levels)), levels
     assert median([3.0, 1.0]) == 2.0 and median([-5.0]) == -5.0
+
+
+@pytest.mark.parametrize("seconds", [0.2, 8.0])  # a ring of 6 chunks, and the room's 250
+def test_a_floor_fed_a_block_gives_each_row_the_floor_fed_row_by_row(seconds: float) -> None:
+    """``RoomFloor.feed_block`` (the whisper channel's bands, a card's
+    block at once) is ``feed`` a row at a time, to the bit: the floor
+    reckoned after the same rows, the ring wrapping where it wraps."""
+    rng = np.random.default_rng(12)
+    levels = rng.normal(-50.0, 15.0, (600, 3))
+    levels[rng.random(600) < 0.05] = -120.0  # digital silence: counted as SILENT_DB
+    together, apart = RoomFloor(3, seconds), RoomFloor(3, seconds)
+    first, seen = 0, []
+    while first < len(levels):
+        block = levels[first : first + int(rng.integers(1, 12))]
+        floors = together.feed_block(block)
+        for row, floor in zip(block, floors, strict=True):
+            alone = apart.feed(row).copy()
+            assert np.array_equal(floor, alone), first
+            seen.append(alone)
+        first += len(block)
+    changes = sum(not np.array_equal(a, b) for a, b in pairwise(seen))
+    assert changes > 50  # the floor moved: reckoned every eighth chunk
+    one = RoomFloor(1, seconds)
+    assert [one.feed_one(v) for v in levels[:40, 0]] == list(
+        RoomFloor(1, seconds).feed_block(levels[:40, :1])[:, 0]
+    )

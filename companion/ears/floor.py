@@ -50,6 +50,32 @@ class RoomFloor:
         self._reckon()
         return self._floor_one
 
+    def feed_block(self, levels: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """(chunks, channels): ``feed`` for each row in turn, to the bit,
+        each row's floor out, with numpy called per block, not per chunk
+        (the rows between two reckonings share a floor)."""
+        floors = np.empty_like(levels)
+        clipped = np.maximum(levels, SILENT_DB)
+        done = 0
+        while done < len(levels):
+            # the rows up to the next reckoning (or the ring's end)
+            at = self._count % self._size
+            upto = len(levels) - done
+            upto = min(upto, self._size - at, self._next_reckoning() - self._count)
+            self._levels[at : at + upto] = clipped[done : done + upto]
+            floors[done : done + upto - 1] = self._floor
+            self._count += upto - 1
+            self._reckon()
+            floors[done + upto - 1] = self._floor
+            done += upto
+        return floors
+
+    def _next_reckoning(self) -> int:
+        """The count after which the floor is next reckoned."""
+        if self._count < FLOOR_EVERY:
+            return self._count + 1
+        return (self._count // FLOOR_EVERY + 1) * FLOOR_EVERY
+
     def _reckon(self) -> None:
         self._count += 1
         if self._count <= FLOOR_EVERY or self._count % FLOOR_EVERY == 0:

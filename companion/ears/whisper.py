@@ -63,6 +63,16 @@ _WINDOW = np.hanning(QUARTER + 2)[1:-1]  # no zero ends: a click at a quarter's 
 _LOW, _MID, _HIGH, _SPEECH = range(4)
 
 
+def _windows(rows: int) -> npt.NDArray[np.intp]:
+    """Row r: the ``JITTER_QUARTERS - 1`` steps from step r on."""
+    return np.arange(rows)[:, None] + np.arange(JITTER_QUARTERS - 1)
+
+
+#: enough rows for a group of ``detect.AHEAD`` chunks (a block's chunk k
+#: takes row (k + 1) * quarters a chunk)
+_WINDOWS = _windows(1024)
+
+
 @dataclass(frozen=True, slots=True)
 class Heard:
     """One chunk per channel: whispered or not, and how far its 1-5 kHz
@@ -106,14 +116,18 @@ class Bands:
         one's verdict, as ``hear`` a chunk at a time gives it to the bit
         (the floor is reckoned chunk by chunk; the rest is the same
         arithmetic on every chunk at once)."""
+        # (numpy is called per block, not per chunk: on a Pi's core a call
+        # costs more than its arithmetic on a chunk; ``sum / n`` is how
+        # ``mean`` reckons, and ``a[1:] - a[:-1]`` is ``np.diff``.)
         count, frames, channels = chunks.shape
         quarters = band_powers(chunks.reshape(count * frames, channels))
-        quarters = quarters.reshape(count, -1, *quarters.shape[1:])  # (chunks, quarters, bands, ch)
-        power = quarters.mean(axis=1)  # (chunks, bands, channels)
+        per = quarters.shape[0] // count
+        quarters = quarters.reshape(
+            count, per, *quarters.shape[1:]
+        )  # (chunks, quarters, bands, ch)
+        power = quarters.sum(axis=1) / per  # (chunks, bands, channels)
         levels = 10.0 * np.log10(power)
-        floor_db = np.stack(
-            [self._floor.feed(level.reshape(-1)).reshape(level.shape) for level in levels]
-        )
+        floor_db = self._floor.feed_block(levels.reshape(count, -1)).reshape(levels.shape)
         lift = levels - floor_db
         # What a chunk adds to each band, counted from ``ADDED_DB`` over its
         # floor: a bed's own swell (mains hum wobbles) is not a sound.
@@ -128,18 +142,17 @@ class Bands:
         every = np.concatenate([self._quarters, heard])
         self._quarters = every[-JITTER_QUARTERS:]
         # Each chunk's last ``JITTER_QUARTERS`` quarters: their steps.
-        per = heard.shape[0] // count
-        ends = JITTER_QUARTERS + per * np.arange(1, count + 1)
-        steps = np.abs(np.diff(every, axis=0))
-        windows = steps[(ends - JITTER_QUARTERS)[:, None] + np.arange(JITTER_QUARTERS - 1)]
-        jitter = windows.mean(axis=1)  # (chunks, 2, channels)
+        steps = np.abs(every[1:] - every[:-1])
+        rows = (count + 1) * per
+        table = _WINDOWS if rows <= len(_WINDOWS) else _windows(rows)
+        windows = steps[table[per:rows:per]]  # chunk k's: from quarter (k + 1) * per on
+        jitter = windows.sum(axis=1) / (JITTER_QUARTERS - 1)  # (chunks, 2, channels)
         whisper = (
             (lift[:, _MID] >= WHISPER_MIN_DB)
             & (added[:, _MID] >= WHISPER_SHARE * spread)
             & (steady <= STEADY_DB)
             & (jitter[:, 0] <= JITTER_DB)
         )
-        return [
-            Heard(whisper[k], lift[k, _MID], lift[k, _SPEECH], jitter[k, 1], power[k, _MID])
-            for k in range(count)
-        ]
+        return list(
+            map(Heard, whisper, lift[:, _MID], lift[:, _SPEECH], jitter[:, 1], power[:, _MID])
+        )
