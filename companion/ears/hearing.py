@@ -65,16 +65,19 @@ NO_LEVEL = -120.0
 #: the recogniser hears this much before an utterance's onset (its first
 #: syllable is often in the chunks before the detector was sure)
 LEAD_CHUNKS = 10
-#: the card's (and a ``file:`` device's) block: four chunks, a wake-up
-#: every 128 ms. Woken every 32 ms the process finds its caches cold each
+#: the card's (and a ``file:`` device's) block: six chunks, a wake-up
+#: every 192 ms. Woken every 32 ms the process finds its caches cold each
 #: time and its per-chunk work (Silero's included) costs about six times
 #: what it does run back to back; two chunks a wake cut the whole
-#: process's CPU by a quarter, four by about a third again, once the
-#: fresh look's second Silero had brought two chunks a wake to 0.020-0.031
-#: s a second (bench/ears_cost.py, docs/listening.md "The cost"), for at
-#: most 96 ms more before a flag than a chunk a wake. The segments are the
-#: same whatever the block.
-LISTEN_BLOCK = 4 * CHUNK
+#: process's CPU by a quarter, four by about a third again (bench/ears_cost.py).
+#: On a Pi's core the block graph's weights (1.2 MB, more than its L2)
+#: are read again every block: six chunks, not four, bring the estimate
+#: for a Pi 4 with every stall paid from 0.031 to 0.026 s a second
+#: (bench/ears_arm.py), for 16-41 ms more before a flag at the median
+#: (bench/ears.py: tuning2 208 -> 249 ms, tuning3 224 -> 240;
+#: docs/listening.md "The cost"). The segments are the same whatever the
+#: block.
+LISTEN_BLOCK = 6 * CHUNK
 
 
 @dataclass(frozen=True, slots=True)
