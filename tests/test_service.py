@@ -42,9 +42,12 @@ from companion.ops.service import (
 from companion.ops.service_status import ending_journaled, read_show, status_command, status_lines
 from companion.ops.service_unit import (
     CACHE_DIR,
+    CPU_POLICY,
     GETTY_MARK,
+    SAVED_GOVERNOR,
     STATE_DIR,
     UnitSettings,
+    clock_commands,
     exec_word,
     unit_text,
 )
@@ -194,6 +197,44 @@ def test_the_unit_grants_the_priorities_the_timing_threads_ask_for() -> None:
     assert int(unit["Service.LimitRTPRIO"][0]) >= max(FIFO_PRIORITY.values())
     assert int(unit["Service.LimitNICE"][0]) <= PROCESS_NICE  # "-10": the nice value itself
     assert "Service.RestrictRealtime" not in unit
+
+
+def test_the_unit_runs_the_cpu_at_full_clock_and_gives_the_governor_back() -> None:
+    unit = settings_of(unit_text(BASE))
+    start, stop = clock_commands()
+    assert unit["Service.ExecStartPre"] == [f"+/bin/sh -c '{start}'"]
+    assert unit["Service.ExecStopPost"] == [f"+/bin/sh -c '{stop}'"]
+    assert "$" not in start + stop  # systemd would expand it
+    left = settings_of(unit_text(dataclasses.replace(BASE, full_clock=False)))
+    assert "Service.ExecStartPre" not in left and "Service.ExecStopPost" not in left
+
+
+def test_the_clock_commands_on_a_cpu_s_policy_folder(tmp_path: Path) -> None:
+    """The unit's two shell commands, run on a folder laid out as the
+    kernel's cpufreq policy: the governor set and put back, the first one
+    found kept over a restart, and nothing at all where there is no clock."""
+    policy, saved = tmp_path / "policy0", tmp_path / "companion.governor"
+    policy.mkdir()
+    governor = policy / "scaling_governor"
+    governor.write_text("ondemand\n")
+    start, stop = clock_commands(policy, saved)
+    assert str(CPU_POLICY) not in start and str(SAVED_GOVERNOR) not in stop
+
+    def sh(command: str) -> None:
+        assert subprocess.run(["/bin/sh", "-c", command], timeout=10).returncode == 0
+
+    sh(start)
+    assert (governor.read_text(), saved.read_text()) == ("performance\n", "ondemand\n")
+    sh(start)  # a restart that did not pass through the stop: the first kept
+    assert saved.read_text() == "ondemand\n"
+    sh(stop)
+    assert governor.read_text() == "ondemand\n" and not saved.exists()
+    sh(stop)  # stopped again (systemd's stop after a failed start)
+    assert governor.read_text() == "ondemand\n"
+    none = tmp_path / "no-cpufreq"
+    sh(clock_commands(none, saved)[0])
+    sh(clock_commands(none, saved)[1])
+    assert not none.exists() and not saved.exists()
 
 
 @pytest.mark.parametrize(

@@ -198,6 +198,10 @@ HELP_RU: dict[str, str] = {
     ),
     "the service's user (companion)": "пользователь службы (companion)",
     "the screen's console (/dev/tty1)": "консоль экрана (/dev/tty1)",
+    "leave the CPU's clock governor as it is (default: full clock while it runs)": (
+        "не трогать регулятор частоты процессора (по умолчанию — полная частота, пока"
+        " служба работает)"
+    ),
     "print what would be written and run; run nothing": (
         "показать, что было бы записано и запущено; ничего не запускать"
     ),

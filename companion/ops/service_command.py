@@ -35,6 +35,11 @@ def service_parser(
     unit = argparse.ArgumentParser(add_help=False)
     unit.add_argument("--user", default="companion", help="the service's user (companion)")
     unit.add_argument("--tty", default="/dev/tty1", help="the screen's console (/dev/tty1)")
+    unit.add_argument(
+        "--leave-clock",
+        action="store_true",
+        help="leave the CPU's clock governor as it is (default: full clock while it runs)",
+    )
     dry = argparse.ArgumentParser(add_help=False)
     dry.add_argument(
         "--dry-run", action="store_true", help="print what would be written and run; run nothing"
@@ -65,7 +70,13 @@ def service_command(
     run = runner or SystemRunner()
     if args.service_action == "status":
         return status_command(run, args.lang, out)
-    base = UnitSettings(python=Path(sys.executable), project=PROJECT, user=args.user, tty=args.tty)
+    base = UnitSettings(
+        python=Path(sys.executable),
+        project=PROJECT,
+        user=args.user,
+        tty=args.tty,
+        full_clock=not args.leave_clock,
+    )
     facts = machine or read_machine(base, run)
     if args.service_action == "install":
         reach = reach_problems(base, facts.groups)

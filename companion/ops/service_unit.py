@@ -33,6 +33,11 @@ WANTED_GROUPS = ("gpio", "audio")
 #: that uninstall knows to give it back
 GETTY_MARK = "# companion: install disabled {getty} (it was enabled); uninstall enables it again"
 
+#: the clock of every core of a Raspberry Pi 4 (one policy for all four)
+CPU_POLICY = Path("/sys/devices/system/cpu/cpufreq/policy0")
+#: the governor found there when the service started, put back when it stops
+SAVED_GOVERNOR = Path("/run/companion.governor")
+
 _TTY = re.compile(r"/dev/tty([1-9]|[1-5][0-9]|6[0-3])")
 _PLAIN = re.compile(r"[A-Za-z0-9_@+=:,./%-]+")
 _UNQUOTABLE = frozenset("$\"'\\")
@@ -57,6 +62,9 @@ class UnitSettings:
     #: networks the table may reach besides this machine (IPAddressAllow=):
     #: none yet; the hall's broker on the club's LAN will be one (issue 27)
     networks: tuple[str, ...] = ()
+    #: the CPU at its full clock while the service runs (the ``performance``
+    #: governor; ``--leave-clock``: as the machine has it)
+    full_clock: bool = True
 
     def __post_init__(self) -> None:
         if not self.python.is_absolute():
@@ -88,6 +96,18 @@ class UnitSettings:
         return f"getty@{self.tty.removeprefix('/dev/')}.service"
 
 
+def _clock_lines() -> list[str]:
+    start, stop = clock_commands()
+    return [
+        "# The CPU at its full clock while the table runs: Raspberry Pi OS's ondemand",
+        "# governor keeps a lightly loaded Pi at 600 MHz, where the listening process",
+        "# takes 2.5 times as long (docs/listening.md, 'The cost'). '+': as root,",
+        "# outside the hardening below; the governor found is put back at the stop.",
+        f"ExecStartPre=+/bin/sh -c '{start}'",
+        f"ExecStopPost=+/bin/sh -c '{stop}'",
+    ]
+
+
 def exec_word(word: str) -> str:
     """One word of a command line in a unit file: ``%`` doubled (a
     specifier), in double quotes when it holds anything but plain path
@@ -101,6 +121,22 @@ def exec_word(word: str) -> str:
 def _value(text: str) -> str:
     """A setting's value: only ``%`` is special (a specifier)."""
     return text.replace("%", "%%")
+
+
+def clock_commands(policy: Path = CPU_POLICY, saved: Path = SAVED_GOVERNOR) -> tuple[str, str]:
+    """The shell commands (``sh -c``) that set the ``performance`` governor,
+    keeping the one before in ``saved``, and that put it back. Both end
+    well where there is no such clock (a virtual machine): the table runs
+    the same, only slower where the clock is low."""
+    start = (
+        f"cd {policy} 2>/dev/null && {{ test -f {saved} || cat scaling_governor > {saved};"
+        " echo performance > scaling_governor; }; exit 0"
+    )
+    stop = (
+        f"cd {policy} 2>/dev/null && test -f {saved} && cat {saved} > scaling_governor"
+        f" && rm -f {saved}; exit 0"
+    )
+    return start, stop
 
 
 def unit_text(s: UnitSettings) -> str:
@@ -137,6 +173,7 @@ def unit_text(s: UnitSettings) -> str:
         f"WatchdogSec={s.watchdog_s}",
         "# --service: an unfinished game is resumed from its journal at once.",
         f"ExecStart={command}",
+        *(_clock_lines() if s.full_clock else []),
         "Restart=always",
         f"RestartSec={s.restart_s}",
         "TimeoutStopSec=20",
