@@ -4,7 +4,7 @@ second of audio, with and without the whisper channel.
 Run ``python bench/ears_cost.py`` (``--seconds 120``). A listening process
 is started as the table starts it (``python -m companion.ears.link FD``,
 its settings sent on the socket), its microphone a WAV file played at its
-own pace (``file:``: a block every 128 ms, ``hearing.LISTEN_BLOCK``, as
+own pace (``file:``: a block every 192 ms, ``hearing.LISTEN_BLOCK``, as
 a card is asked for them): a stretch of the test part's pink clip
 (``testkit/hard_corpus.py``: lines, whispers, words and transients).
 Its CPU is the process's own (user + system, from the kernel:
@@ -22,7 +22,7 @@ with the clock it ran at.
 
 ``--wakes`` measures instead, in this process, what the same work costs
 woken as a card wakes it: 20 s of the clip through ``hearing.Hearing``
-back to back, then paced at one, two and four chunks a wake.
+back to back, then paced at one, two, four and ``LISTEN_BLOCK``'s chunks a wake.
 
 A Raspberry Pi 4 is estimated at a factor times this machine's CPU time:
 how much longer a Pi 4 took on the Benchmarks Game's n-body in Python
@@ -52,7 +52,7 @@ import numpy as np
 
 from companion.ears.capture import Block
 from companion.ears.detect import CHUNK
-from companion.ears.hearing import EarsSettings, Hearing
+from companion.ears.hearing import LISTEN_BLOCK, EarsSettings, Hearing
 from testkit.hard_corpus import PARTS, cached
 from testkit.room import save_wav
 
@@ -168,7 +168,7 @@ def wakes(samples: np.ndarray, seconds: float = 20.0) -> None:
     """``Hearing``'s CPU per second of audio, back to back and paced."""
     clip = samples[: int(seconds * RATE)]
     waiting = threading.Event()
-    for per_wake in (0, 1, 2, 4):
+    for per_wake in sorted({0, 1, 2, 4, LISTEN_BLOCK // CHUNK}):  # 0: back to back
         hearing = Hearing(EarsSettings(), lambda message: None)
         size = CHUNK * max(1, per_wake)
         started, origin = time.process_time(), time.monotonic()
