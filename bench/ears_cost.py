@@ -20,6 +20,13 @@ governor, and while the process listens it reads the first core's clock
 every half second where the kernel scales it: on a Pi, the figure comes
 with the clock it ran at.
 
+Before the process, the work itself: ``hearing.Hearing`` in this process,
+a card's block a call, back to back (the best of three on a minute). On
+this machine the process costs three times that: its kernel's time and
+the cold caches of a shared host after each 192 ms asleep. n-body's
+factor is CPython's; it fits the work, and it would multiply that cost
+of being woken as if it were CPython's too.
+
 ``--wakes`` measures instead, in this process, what the same work costs
 woken as a card wakes it: 20 s of the clip through ``hearing.Hearing``
 back to back, then paced at one, two, four and ``LISTEN_BLOCK``'s chunks a wake.
@@ -164,21 +171,31 @@ def pi_factor() -> float:
     return PI_NBODY_SECONDS / here
 
 
+def hearing_cpu(clip: np.ndarray, size: int, paced: bool) -> float:
+    """``Hearing``'s CPU seconds per second of ``clip``, fed ``size``
+    frames a call, back to back or each block when a card would give it."""
+    waiting = threading.Event()
+    hearing = Hearing(EarsSettings(), lambda message: None)
+    started, origin = time.process_time(), time.monotonic()
+    for first in range(0, len(clip), size):
+        delay = origin + first / RATE - time.monotonic()
+        if paced and delay > 0:
+            waiting.wait(delay)
+        hearing.block(Block(clip[first : first + size, None], first / RATE))
+    return (time.process_time() - started) / (len(clip) / RATE)
+
+
 def wakes(samples: np.ndarray, seconds: float = 20.0) -> None:
     """``Hearing``'s CPU per second of audio, back to back and paced."""
     clip = samples[: int(seconds * RATE)]
-    waiting = threading.Event()
-    for per_wake in sorted({0, 1, 2, 4, LISTEN_BLOCK // CHUNK}):  # 0: back to back
-        hearing = Hearing(EarsSettings(), lambda message: None)
-        size = CHUNK * max(1, per_wake)
-        started, origin = time.process_time(), time.monotonic()
-        for first in range(0, len(clip), size):
-            delay = origin + first / RATE - time.monotonic()
-            if per_wake and delay > 0:
-                waiting.wait(delay)
-            hearing.block(Block(clip[first : first + size, None], first / RATE))
-        cpu = (time.process_time() - started) / (len(clip) / RATE)
-        how = f"paced, {per_wake} chunk(s) a wake" if per_wake else "back to back"
+    block = LISTEN_BLOCK // CHUNK
+    ways = [
+        ("back to back", CHUNK, False),
+        (f"back to back, {block} chunks a call", LISTEN_BLOCK, False),
+    ]
+    ways += [(f"paced, {n} chunk(s) a wake", n * CHUNK, True) for n in sorted({1, 2, 4, block})]
+    for how, size, paced in ways:
+        cpu = hearing_cpu(clip, size, paced)
         load = os.getloadavg()
         print(f"Hearing in-process, {how}: {cpu:.4f} s per second of audio;"
               f" load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")  # fmt: skip
@@ -200,6 +217,15 @@ def main() -> None:
         factor = pi_factor()
         print(f"a Pi 4 at x{factor:.1f} this machine: n-body's time there over its time here")
     samples = clip.samples[: int(args.seconds * RATE)]
+    # The work itself, as a Pi's core would run it while nothing else
+    # wakes it: the factor is CPython's, and this machine's cost of being
+    # woken (its kernel's, a shared host's cold caches) is not.
+    work = min(hearing_cpu(samples[: 60 * RATE], LISTEN_BLOCK, paced=False) for _ in range(3))
+    print(
+        f"the work (hearing.Hearing in-process, {LISTEN_BLOCK // CHUNK} chunks a call, back to"
+        f" back, the best of three): {work:.4f} s per second (a Pi 4 at x{factor:.1f}:"
+        f" {work * factor:.3f})"
+    )
     with tempfile.TemporaryDirectory(prefix="ears-cost-") as folder:
         wav = save_wav(Path(folder) / "table.wav", samples[:, None])
         seconds = len(samples) / RATE
