@@ -122,9 +122,8 @@ class Bands:
         count, frames, channels = chunks.shape
         quarters = band_powers(chunks.reshape(count * frames, channels))
         per = quarters.shape[0] // count
-        quarters = quarters.reshape(
-            count, per, *quarters.shape[1:]
-        )  # (chunks, quarters, bands, ch)
+        # (chunks, quarters, bands, channels)
+        quarters = quarters.reshape(count, per, *quarters.shape[1:])
         power = quarters.sum(axis=1) / per  # (chunks, bands, channels)
         levels = 10.0 * np.log10(power)
         floor_db = self._floor.feed_block(levels.reshape(count, -1)).reshape(levels.shape)
